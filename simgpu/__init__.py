@@ -1,0 +1,1 @@
+"""simgpu: run real CUDA kernels on a simulated NVIDIA GPU."""

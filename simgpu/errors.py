@@ -1,0 +1,31 @@
+"""The errors simgpu raises. Each names the problem and where it is."""
+
+from __future__ import annotations
+
+
+class SimGPUError(Exception):
+    """Base class for every error simgpu raises on purpose."""
+
+
+class CompileError(SimGPUError):
+    """NVRTC rejected the CUDA C source; `log` holds NVRTC's log (file:line: error ...)."""
+
+    def __init__(self, message: str, log: str = "") -> None:
+        super().__init__(f"{message}\n{log}".rstrip())
+        self.log = log
+
+
+class PTXParseError(SimGPUError):
+    """The PTX text could not be parsed; the message names the line."""
+
+
+class UnsupportedInstructionError(SimGPUError):
+    """A PTX instruction the simulator does not implement (named with kernel and PTX line)."""
+
+
+class LaunchError(SimGPUError):
+    """A launch that the real GPU or CuPy would refuse: bad arguments, limits exceeded."""
+
+
+class KernelRuntimeError(SimGPUError):
+    """A fault while a kernel runs: out-of-bounds or misaligned access, trap, deadlocked barrier."""

@@ -1,0 +1,1 @@
+"""Kernel source -> PTX -> parsed module."""

@@ -1,0 +1,130 @@
+"""CUDA C -> PTX with NVIDIA's NVRTC, loaded with ctypes from the `nvidia-cuda-nvrtc` wheel.
+
+NVRTC needs no GPU and no driver. Compiled PTX is cached on disk, keyed by the source, the
+options and the NVRTC version, so a second launch of the same kernel costs nothing.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import glob
+import hashlib
+import os
+import sys
+from functools import lru_cache
+from pathlib import Path
+
+from simgpu.errors import CompileError
+
+_SEARCH_ENV = "SIMGPU_NVRTC"  # a path to libnvrtc.so, to override the search
+
+
+def _candidate_libraries() -> list[str]:
+    found: list[str] = []
+    if os.environ.get(_SEARCH_ENV):
+        found.append(os.environ[_SEARCH_ENV])
+    for base in sys.path:
+        if not base or not os.path.isdir(os.path.join(base, "nvidia")):
+            continue
+        for pattern in ("nvidia/cu*/lib/libnvrtc.so*", "nvidia/cuda_nvrtc/lib/libnvrtc.so*",
+                        "nvidia/cu*/bin/nvrtc64_*.dll", "nvidia/cuda_nvrtc/bin/nvrtc64_*.dll"):
+            found += sorted(glob.glob(os.path.join(base, pattern)), reverse=True)
+    found += ["libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"]
+    return [p for p in found if "builtins" not in os.path.basename(p)]
+
+
+@lru_cache(maxsize=1)
+def _library() -> ctypes.CDLL:
+    errors = []
+    for path in _candidate_libraries():
+        try:
+            lib = ctypes.CDLL(path)
+        except OSError as exc:
+            errors.append(f"{path}: {exc}")
+            continue
+        lib.nvrtcGetErrorString.restype = ctypes.c_char_p
+        return lib
+    raise CompileError(
+        "NVRTC was not found: install the `nvidia-cuda-nvrtc` wheel (pip install nvidia-cuda-nvrtc) "
+        f"or set {_SEARCH_ENV} to the path of libnvrtc.so, or pass PTX instead of CUDA C",
+        "\n".join(errors[-3:]),
+    )
+
+
+@lru_cache(maxsize=1)
+def nvrtc_version() -> tuple[int, int]:
+    """The (major, minor) version of the NVRTC library in use."""
+    lib = _library()
+    major, minor = ctypes.c_int(), ctypes.c_int()
+    _check(lib, lib.nvrtcVersion(ctypes.byref(major), ctypes.byref(minor)), "nvrtcVersion")
+    return major.value, minor.value
+
+
+def _check(lib: ctypes.CDLL, status: int, what: str) -> None:
+    if status != 0:
+        msg = lib.nvrtcGetErrorString(status).decode()
+        raise CompileError(f"{what} failed: {msg}")
+
+
+def cache_dir() -> Path:
+    """Where compiled PTX is kept (SIMGPU_CACHE_DIR, else ~/.cache/simgpu/ptx)."""
+    root = os.environ.get("SIMGPU_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "simgpu"
+    )
+    return Path(root) / "ptx"
+
+
+def _has_arch_option(options: tuple[str, ...]) -> bool:
+    return any(o.startswith(("-arch", "--gpu-architecture")) for o in options)
+
+
+def compile_to_ptx(
+    source: str,
+    options: tuple[str, ...] | list[str] = (),
+    arch: str = "compute_90",
+    name: str = "kernel.cu",
+    use_cache: bool = True,
+) -> str:
+    """Compile CUDA C `source` to PTX text for `arch`; raise CompileError with NVRTC's log."""
+    opts = tuple(str(o) for o in options)
+    if not _has_arch_option(opts):
+        opts = (f"--gpu-architecture={arch}",) + opts
+    version = nvrtc_version()
+    key = hashlib.sha256(repr((source, opts, name, version)).encode()).hexdigest()[:32]
+    path = cache_dir() / f"{key}.ptx"
+    if use_cache and path.exists():
+        return path.read_text()
+    ptx = _compile_uncached(source, opts, name)
+    if use_cache:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(ptx)
+            tmp.replace(path)
+        except OSError:
+            pass  # a read-only cache is not an error; we just compile again next time
+    return ptx
+
+
+def _compile_uncached(source: str, options: tuple[str, ...], name: str) -> str:
+    lib = _library()
+    prog = ctypes.c_void_p()
+    _check(lib, lib.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), name.encode(), 0, None, None),
+           "nvrtcCreateProgram")
+    try:
+        arr = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
+        status = lib.nvrtcCompileProgram(prog, len(options), arr)
+        size = ctypes.c_size_t()
+        lib.nvrtcGetProgramLogSize(prog, ctypes.byref(size))
+        log_buf = ctypes.create_string_buffer(size.value)
+        lib.nvrtcGetProgramLog(prog, log_buf)
+        log = log_buf.value.decode(errors="replace").strip()
+        if status != 0:
+            msg = lib.nvrtcGetErrorString(status).decode()
+            raise CompileError(f"NVRTC could not compile {name} ({msg}):", log)
+        lib.nvrtcGetPTXSize(prog, ctypes.byref(size))
+        ptx_buf = ctypes.create_string_buffer(size.value)
+        _check(lib, lib.nvrtcGetPTX(prog, ptx_buf), "nvrtcGetPTX")
+        return ptx_buf.value.decode()
+    finally:
+        lib.nvrtcDestroyProgram(ctypes.byref(prog))
