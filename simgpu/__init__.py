@@ -1,1 +1,45 @@
-"""simgpu: run real CUDA kernels on a simulated NVIDIA GPU."""
+"""simgpu: run real CUDA kernels on a simulated NVIDIA GPU.
+
+The API follows CuPy, so test code written for CuPy runs here by changing the import::
+
+    import simgpu as sg
+    k = sg.RawModule(code=src).get_function("vector_add")
+    report = k((n // 256,), (256,), (a, b, c, np.int32(n)))   # a LaunchReport
+"""
+
+from simgpu.arch import PRESETS, GPUConfig, get_preset
+from simgpu.errors import (
+    CompileError,
+    KernelRuntimeError,
+    LaunchError,
+    PTXParseError,
+    SimGPUError,
+    UnsupportedInstructionError,
+)
+from simgpu.runtime.arrays import (
+    DeviceArray,
+    arange,
+    array,
+    asarray,
+    asnumpy,
+    empty,
+    empty_like,
+    full,
+    ndarray,
+    ones,
+    ones_like,
+    zeros,
+    zeros_like,
+)
+from simgpu.runtime.device import current_gpu, set_gpu, use_gpu
+from simgpu.runtime.module import RawKernel, RawModule
+from simgpu.stats.report import LaunchReport
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "PRESETS", "GPUConfig", "get_preset", "CompileError", "KernelRuntimeError", "LaunchError", "PTXParseError",
+    "SimGPUError", "UnsupportedInstructionError", "DeviceArray", "arange", "array", "asarray", "asnumpy", "empty",
+    "empty_like", "full", "ndarray", "ones", "ones_like", "zeros", "zeros_like", "current_gpu", "set_gpu",
+    "use_gpu", "RawKernel", "RawModule", "LaunchReport", "__version__",
+]

@@ -1,0 +1,386 @@
+"""The reference engine: run a linked kernel over a grid, warp instruction by warp instruction.
+
+CTAs run in waves of as many as the GPU holds at once (occupancy); CTA j of a wave goes to
+SM j mod num_sms. Within a wave the scheduler picks the lowest PC among ready warps and issues
+that instruction for every ready warp sitting at it, as one vectorised step: warps that run the
+same code stay together, which keeps NumPy busy and the Python overhead per warp small.
+
+SIMT: each warp has a current entry (pc, active mask, reconvergence pc) and a stack of saved
+entries. A divergent branch saves the reconvergence entry and the not-taken path and continues
+with the taken path; an entry is popped when its pc reaches its reconvergence pc (the branch's
+immediate post-dominator) or when its lanes have all exited or returned.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from simgpu.core.wave import WaveContext
+from simgpu.errors import KernelRuntimeError
+from simgpu.exec.program import ALU, BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
+
+LANE_BITS = np.uint32(1) << np.arange(32, dtype=np.uint32)
+FULL = np.uint32(0xFFFFFFFF)
+
+
+def mask_to_bool(bits: np.ndarray) -> np.ndarray:
+    return (bits[:, None] & LANE_BITS[None, :]) != 0
+
+
+def bool_to_mask(b: np.ndarray) -> np.ndarray:
+    return (b.astype(np.uint32) * LANE_BITS[None, :]).sum(axis=1, dtype=np.uint64).astype(np.uint32)
+
+
+def popcount32(bits: np.ndarray) -> np.ndarray:
+    return np.bitwise_count(bits) if hasattr(np, "bitwise_count") else \
+        np.array([bin(int(x)).count("1") for x in bits], dtype=np.int64)
+
+
+@dataclass
+class ExecStats:
+    """What the engine counts itself (instruction counters); the memory system counts the rest."""
+
+    inst_executed: int = 0
+    thread_inst_executed: int = 0
+    thread_inst_pred_on: int = 0
+    by_class: dict[str, int] = field(default_factory=dict)
+    per_pc_warps: np.ndarray | None = None
+    per_pc_threads: np.ndarray | None = None
+    divergent_branches: int = 0
+    branches: int = 0
+    barriers: int = 0
+
+
+class Engine:
+    """Runs one launch: waves of CTAs, each wave to completion."""
+
+    def __init__(self, lk: LinkedKernel, heap, const_buf: np.ndarray, kparams: np.ndarray,
+                 grid: tuple[int, int, int], block: tuple[int, int, int], shared_bytes: int,
+                 dynamic_shared: int, ctas_per_wave: int, num_sms: int, memsys=None,
+                 progress: Callable[[int], None] | None = None, max_warps_per_wave: int = 8192) -> None:
+        self.lk = lk
+        self.heap = heap
+        self.const_buf = const_buf
+        self.kparams = kparams
+        self.grid, self.block = grid, block
+        self.shared_bytes = shared_bytes
+        self.dynamic_shared = dynamic_shared
+        threads = block[0] * block[1] * block[2]
+        wpc = -(-threads // 32)
+        self.ctas_per_wave = max(1, min(ctas_per_wave, max(1, max_warps_per_wave // wpc)))
+        self.resident_ctas = ctas_per_wave
+        self.num_sms = num_sms
+        self.memsys = memsys
+        self.progress = progress
+        n = len(lk.instructions)
+        self.stats = ExecStats(per_pc_warps=np.zeros(n, np.int64), per_pc_threads=np.zeros(n, np.int64))
+
+    def run(self) -> ExecStats:
+        total = self.grid[0] * self.grid[1] * self.grid[2]
+        start = 0
+        warp_uid = 0
+        while start < total:
+            n = min(self.ctas_per_wave, total - start)
+            cta_ids = np.arange(start, start + n, dtype=np.int64)
+            # CTA i of the launch goes to SM (i mod resident CTAs) mod num_sms: round-robin dispatch
+            sm_of_cta = (cta_ids % max(1, self.resident_ctas)) % self.num_sms
+            ctx = WaveContext(self.lk, self.heap, self.const_buf, self.kparams, cta_ids, self.grid, self.block,
+                              self.shared_bytes, self.dynamic_shared, sm_of_cta, warp_uid, self.memsys,
+                              self.num_sms)
+            self.run_wave(ctx)
+            warp_uid += ctx.W
+            start += n
+            if self.progress is not None:
+                self.progress(n)
+        return self.stats
+
+    # ------------------------------------------------------------------------------------ wave
+    def run_wave(self, ctx: WaveContext) -> None:
+        lk = self.lk
+        W = ctx.W
+        self.ctx = ctx
+        self.pc = np.zeros(W, np.int64)
+        self.mask = bool_to_mask(ctx.thread_valid)
+        self.rpc = np.full(W, -1, np.int64)
+        self.depth = 8
+        self.sp = np.zeros(W, np.int64)
+        self.st_pc = np.zeros((W, self.depth), np.int64)
+        self.st_mask = np.zeros((W, self.depth), np.uint32)
+        self.st_rpc = np.zeros((W, self.depth), np.int64)
+        self.st_frame = np.full((W, self.depth), -1, np.int64)
+        self.exited = ~self.mask
+        self.done = self.mask == 0
+        self.at_bar = np.full(W, -1, np.int64)  # barrier id a warp waits at, -1 = not waiting
+        self.bar_count = np.zeros(W, np.int64)  # the thread count a waiting warp asked for (0 = all)
+        self.bar_pc = np.zeros(W, np.int64)
+        self.bar_contrib = np.zeros(W, np.int64)  # bar.red contribution
+        kinds = lk.kinds
+        execs = lk.execs
+        guard_reg = lk.guard_reg
+        guard_neg = lk.guard_neg
+        stats = self.stats
+        by_class = stats.by_class
+        with np.errstate(all="ignore"):
+            while True:
+                ready = ~self.done & (self.at_bar < 0)
+                if not ready.any():
+                    if self.done.all():
+                        break
+                    self.release_barriers(np.unique(ctx.cta_of_warp[~self.done]))
+                    if (~self.done & (self.at_bar < 0)).any():
+                        continue
+                    self.report_deadlock()
+                p = int(self.pc[ready].min())
+                sel = np.flatnonzero(ready & (self.pc == p))
+                k = len(sel)
+                ws = slice(int(sel[0]), int(sel[-1]) + 1) if sel[-1] - sel[0] + 1 == k else sel
+                ctx.pc = p
+                cur = self.mask[sel]
+                active = mask_to_bool(cur)
+                g = guard_reg[p]
+                if g >= 0:
+                    gv = ctx.regs[ws, g] != 0
+                    m = active & (~gv if guard_neg[p] else gv)
+                else:
+                    m = active
+                ctx.issued[sel] += 1
+                stats.inst_executed += k
+                n_threads = int(popcount32(cur).sum())
+                stats.thread_inst_executed += n_threads
+                stats.per_pc_warps[p] += k
+                stats.per_pc_threads[p] += n_threads
+                kind = kinds[p]
+                if kind == ALU:
+                    n_on = int(m.sum()) if g >= 0 else n_threads
+                    stats.thread_inst_pred_on += n_on
+                    cls = lk.mem_class[p]
+                    if cls is not None:
+                        rows = int(m.any(axis=1).sum()) if g >= 0 else k
+                        by_class[cls] = by_class.get(cls, 0) + rows
+                    if g < 0 or n_on:
+                        execs[p](ctx, ws, m)
+                    self.pc[sel] = p + 1
+                elif kind == BRA:
+                    stats.thread_inst_pred_on += int(m.sum())
+                    self.branch(p, sel, cur, m, g >= 0)
+                elif kind == BAR:
+                    stats.thread_inst_pred_on += int(m.sum())
+                    self.barrier(p, sel, ws, m)
+                elif kind == EXIT:
+                    stats.thread_inst_pred_on += int(m.sum())
+                    self.exit_lanes(p, sel, bool_to_mask(m))
+                elif kind == RET:
+                    stats.thread_inst_pred_on += int(m.sum())
+                    self.ret(p, sel, bool_to_mask(m))
+                elif kind == CALL:
+                    stats.thread_inst_pred_on += int(m.sum())
+                    self.call(p, sel, ws, m)
+                elif kind == TRAP:
+                    if m.any():
+                        raise KernelRuntimeError(f"trap executed in {ctx.where(ws, m)}")
+                    self.pc[sel] = p + 1
+
+    # ------------------------------------------------------------------------------- SIMT stack
+    def _grow(self) -> None:
+        extra = self.depth
+        self.st_pc = np.concatenate([self.st_pc, np.zeros((self.ctx.W, extra), np.int64)], axis=1)
+        self.st_mask = np.concatenate([self.st_mask, np.zeros((self.ctx.W, extra), np.uint32)], axis=1)
+        self.st_rpc = np.concatenate([self.st_rpc, np.zeros((self.ctx.W, extra), np.int64)], axis=1)
+        self.st_frame = np.concatenate([self.st_frame, np.full((self.ctx.W, extra), -1, np.int64)], axis=1)
+        self.depth += extra
+
+    def push(self, w: np.ndarray, pc, mask, rpc, frame=-1) -> None:
+        """Save (pc, mask, rpc) entries under the current entry of warps w."""
+        if len(w) == 0:
+            return
+        if int(self.sp[w].max()) >= self.depth:
+            self._grow()
+        d = self.sp[w]
+        self.st_pc[w, d] = pc
+        self.st_mask[w, d] = mask
+        self.st_rpc[w, d] = rpc
+        self.st_frame[w, d] = frame
+        self.sp[w] = d + 1
+
+    def settle(self, w: np.ndarray) -> None:
+        """Pop entries that reached their reconvergence point or have no live lanes left."""
+        while len(w):
+            empty = self.mask[w] == 0
+            reconv = self.pc[w] == self.rpc[w]
+            need = (empty | reconv)
+            finished = w[need & (self.sp[w] == 0)]
+            if len(finished):
+                self.done[finished] = True
+                self.mask[finished] = 0
+                self.release_barriers(np.unique(self.ctx.cta_of_warp[finished]))
+            pop = w[need & (self.sp[w] > 0)]
+            if not len(pop):
+                return
+            d = self.sp[pop] - 1
+            self.sp[pop] = d
+            frames = self.st_frame[pop, d]
+            self.pc[pop] = self.st_pc[pop, d]
+            self.mask[pop] = self.st_mask[pop, d] & ~self.exited[pop]
+            self.rpc[pop] = self.st_rpc[pop, d]
+            self.st_frame[pop, d] = -1
+            if (frames >= 0).any():
+                self.return_values(pop[frames >= 0], frames[frames >= 0])
+            w = pop
+
+    def branch(self, p: int, sel: np.ndarray, cur: np.ndarray, m: np.ndarray, guarded: bool) -> None:
+        lk = self.lk
+        tgt = lk.target[p]
+        self.stats.branches += len(sel)
+        if not guarded:
+            self.pc[sel] = tgt
+            self.settle(sel)
+            return
+        taken = bool_to_mask(m)
+        all_taken = taken == cur
+        none = taken == 0
+        self.pc[sel[all_taken]] = tgt
+        self.pc[sel[none]] = p + 1
+        div = sel[~all_taken & ~none]
+        if len(div):
+            self.stats.divergent_branches += len(div)
+            r = lk.rpc[p]
+            t = taken[~all_taken & ~none]
+            c = cur[~all_taken & ~none]
+            # the current entry becomes the reconvergence entry; save it, then the not-taken path
+            self.push(div, r, c, self.rpc[div])
+            self.push(div, p + 1, c & ~t, r)
+            self.pc[div] = tgt
+            self.mask[div] = t
+            self.rpc[div] = r
+        self.settle(sel)
+
+    def exit_lanes(self, p: int, sel: np.ndarray, bits: np.ndarray) -> None:
+        self.exited[sel] |= bits
+        self.mask[sel] &= ~bits
+        self.pc[sel] = p + 1
+        self.settle(sel)
+
+    def call(self, p: int, sel: np.ndarray, ws, m: np.ndarray) -> None:
+        site = self.lk.call_sites[p]
+        bits = bool_to_mask(m)
+        ctx = self.ctx
+        for src, dst, n in site.copy_in:
+            self._copy_fparam(sel, m, src, dst, n)
+        calling = sel[bits != 0]
+        skip = sel[bits == 0]
+        self.pc[skip] = p + 1
+        if len(calling):
+            b = bits[bits != 0]
+            self.push(calling, p + 1, self.mask[calling], self.rpc[calling], frame=p)
+            self.pc[calling] = site.callee_entry
+            self.mask[calling] = b
+            self.rpc[calling] = -1
+        del ctx
+
+    def _copy_fparam(self, w: np.ndarray, m: np.ndarray, src: int, dst: int, n: int) -> None:
+        ctx = self.ctx
+        stride = ctx.fparam_stride
+        thread = (w[:, None] * 32 + np.arange(32)[None, :])[m]
+        base = thread * stride
+        idx = np.arange(n)
+        ctx.fparam[(base + dst)[:, None] + idx] = ctx.fparam[(base + src)[:, None] + idx]
+
+    def return_values(self, w: np.ndarray, call_pcs: np.ndarray) -> None:
+        for cp in np.unique(call_pcs):
+            ww = w[call_pcs == cp]
+            m = mask_to_bool(self.mask[ww])
+            for src, dst, n in self.lk.call_sites[int(cp)].copy_out:
+                self._copy_fparam(ww, m, src, dst, n)
+
+    def ret(self, p: int, sel: np.ndarray, bits: np.ndarray) -> None:
+        """Lanes in `bits` leave the current function: drop them from every entry above the
+        nearest call frame; the frame is popped (and return values copied) once none are left."""
+        for i, w in enumerate(sel):
+            b = bits[i]
+            if b == 0:
+                self.pc[w] = p + 1
+                continue
+            sp = int(self.sp[w])
+            frame = -1
+            for d in range(sp - 1, -1, -1):
+                if self.st_frame[w, d] >= 0:
+                    frame = d
+                    break
+            if frame < 0:
+                raise KernelRuntimeError(f"ret outside a call ({self.lk.where(p)})")
+            self.st_mask[w, frame + 1:sp] &= ~b
+            self.mask[w] &= ~b
+            self.pc[w] = p + 1
+        self.settle(sel)
+
+    # --------------------------------------------------------------------------------- barriers
+    def barrier(self, p: int, sel: np.ndarray, ws, m: np.ndarray) -> None:
+        info = self.lk.barriers[p]
+        ctx = self.ctx
+        self.stats.barriers += len(sel)
+        bid = np.broadcast_to(np.asarray(info.barrier_id(ctx, ws)), m.shape)[:, 0].astype(np.int64)
+        cnt = (np.broadcast_to(np.asarray(info.count(ctx, ws)), m.shape)[:, 0].astype(np.int64)
+               if info.count is not None else np.zeros(len(sel), np.int64))
+        self.pc[sel] = p + 1
+        if info.kind == "arrive":
+            return  # arrive-only: counted neither way here (producer/consumer barriers are not modelled)
+        if info.kind == "red":
+            v = np.broadcast_to(info.red_src(ctx, ws), m.shape) & m
+            self.bar_contrib[sel] = v.sum(axis=1) if info.red_op == "popc" else \
+                (np.all(v | ~m, axis=1) if info.red_op == "and" else v.any(axis=1))
+        self.at_bar[sel] = bid
+        self.bar_count[sel] = cnt
+        self.bar_pc[sel] = p
+        self.release_barriers(np.unique(ctx.cta_of_warp[sel]))
+
+    def release_barriers(self, ctas: np.ndarray) -> None:
+        ctx = self.ctx
+        wpc = ctx.warps_per_cta
+        for c in ctas:
+            lo = int(c) * wpc
+            w = np.arange(lo, lo + wpc)
+            waiting = self.at_bar[w]
+            live = ~self.done[w]
+            for bid in np.unique(waiting[waiting >= 0]):
+                at = w[waiting == bid]
+                counts = self.bar_count[at]
+                need = int(counts.max()) if counts.max() > 0 else None
+                arrived_threads = len(at) * 32
+                if need is not None:
+                    ok = arrived_threads >= need
+                else:
+                    ok = np.all((waiting == bid) | ~live)
+                if ok:
+                    self.finish_barrier(at)
+
+    def finish_barrier(self, at: np.ndarray) -> None:
+        p = int(self.bar_pc[at[0]])
+        info = self.lk.barriers[p]
+        if info.kind == "red":
+            ctx = self.ctx
+            contrib = self.bar_contrib[at]
+            if info.red_op == "popc":
+                val = np.uint64(int(contrib.sum()))
+            elif info.red_op == "and":
+                val = np.uint64(int(contrib.all()))
+            else:
+                val = np.uint64(int(contrib.any()))
+            m = mask_to_bool(self.mask[at])
+            ctx.write_reg(at, info.red_dst, m, np.full(m.shape, val, np.uint64))
+        self.at_bar[at] = -1
+
+    def report_deadlock(self) -> None:
+        ctx = self.ctx
+        lines = []
+        for w in np.flatnonzero(self.at_bar >= 0)[:8]:
+            c = ctx.cta_of_warp[w]
+            ins = self.lk.instructions[int(self.bar_pc[w])]
+            lines.append(f"  block ({ctx.ctaid_x[c]}, {ctx.ctaid_y[c]}, {ctx.ctaid_z[c]}) warp {ctx.warp_in_cta[w]} "
+                         f"waits at barrier {self.at_bar[w]} (PTX line {ins.line}: {ins.text})")
+        others = np.flatnonzero(~self.done & (self.at_bar < 0))
+        raise KernelRuntimeError(
+            f"barrier deadlock in kernel {self.lk.name}: no warp can make progress\n" + "\n".join(lines)
+            + (f"\n  ({len(others)} other warps are not at a barrier)" if len(others) else ""))

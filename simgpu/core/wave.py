@@ -1,0 +1,341 @@
+"""The state of the CTAs resident together (a wave), held in flat arrays.
+
+Registers are a [warps, registers, 32] array of raw bits; shared memory is one byte array with a
+slice per CTA; local and function-param memory are byte arrays with a slice per thread. The
+instruction closures in `exec/ops.py` read and write this state through the few methods below,
+which also route every memory access to the memory system's counters.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simgpu.errors import KernelRuntimeError
+from simgpu.exec.memory import (
+    CONST_WINDOW,
+    FUNC_PARAM_BASE,
+    LOCAL_WINDOW,
+    SHARED_WINDOW,
+    UINT_OF_SIZE,
+    WINDOW_SIZE,
+    GlobalHeap,
+    gather,
+    scatter,
+)
+from simgpu.exec.ops import atomic_apply
+from simgpu.exec.program import LinkedKernel
+from simgpu.exec.values import from_raw, to_raw
+
+LANES = np.arange(32, dtype=np.uint32)
+
+
+class WaveContext:
+    """Registers, special registers and memory of the warps of a set of resident CTAs."""
+
+    def __init__(self, lk: LinkedKernel, heap: GlobalHeap, const_buf: np.ndarray, kparams: np.ndarray,
+                 cta_ids: np.ndarray, grid: tuple[int, int, int], block: tuple[int, int, int],
+                 shared_bytes: int, dynamic_shared: int, sm_of_cta: np.ndarray, warp_uid_base: int,
+                 memsys=None, num_sms: int = 132) -> None:
+        self.lk = lk
+        self.heap = heap
+        self.const_buf = const_buf
+        self.kparams = kparams
+        self.memsys = memsys
+        self.grid, self.block = grid, block
+        self.num_sms = num_sms
+        threads = block[0] * block[1] * block[2]
+        self.warps_per_cta = -(-threads // 32)
+        n_cta = len(cta_ids)
+        self.n_cta = n_cta
+        W = n_cta * self.warps_per_cta
+        self.W = W
+        self.regs = np.zeros((W, max(1, lk.num_regs), 32), dtype=np.uint64)
+        self.cta_of_warp = np.repeat(np.arange(n_cta), self.warps_per_cta)
+        self.warp_in_cta = np.tile(np.arange(self.warps_per_cta), n_cta)
+        self.warp_uid = warp_uid_base + np.arange(W, dtype=np.int64)
+        linear = self.warp_in_cta[:, None] * 32 + LANES[None, :].astype(np.int64)
+        self.thread_valid = linear < threads
+        self.tid_x = (linear % block[0]).astype(np.uint32)
+        self.tid_y = ((linear // block[0]) % block[1]).astype(np.uint32)
+        self.tid_z = (linear // (block[0] * block[1])).astype(np.uint32)
+        cid = cta_ids.astype(np.int64)
+        self.ctaid_x = (cid % grid[0]).astype(np.uint32)
+        self.ctaid_y = ((cid // grid[0]) % grid[1]).astype(np.uint32)
+        self.ctaid_z = (cid // (grid[0] * grid[1])).astype(np.uint32)
+        self.cta_ids = cid
+        self.sm_of_cta = sm_of_cta.astype(np.int64)
+        self.sm_of_warp = self.sm_of_cta[self.cta_of_warp]
+        self.shared_bytes = shared_bytes
+        self.dynamic_shared = dynamic_shared
+        self.smem_stride = max(16, -(-shared_bytes // 16) * 16)
+        self.smem = np.zeros(n_cta * self.smem_stride, dtype=np.uint8)
+        self.local_stride = lk.local_size
+        self.local = np.zeros(W * 32 * max(self.local_stride, 0), dtype=np.uint8)
+        self.fparam_stride = lk.func_param_size
+        self.fparam = np.zeros(W * 32 * max(self.fparam_stride, 0), dtype=np.uint8)
+        self.carry = np.zeros((W, 32), dtype=bool)
+        self.issued = np.zeros(W, dtype=np.int64)  # per-warp instruction count, read by %clock
+        self.pc = None  # set by the engine (for error messages)
+
+    # -- registers ---------------------------------------------------------------------------
+    def write_reg(self, ws, r: int, m: np.ndarray, raw) -> None:
+        raw = np.asarray(raw, dtype=np.uint64)
+        if m.all():
+            self.regs[ws, r] = raw
+        else:
+            self.regs[ws, r] = np.where(m, raw, self.regs[ws, r])
+
+    def set_carry(self, ws, m, carry) -> None:
+        self.carry[ws] = np.where(m, carry, self.carry[ws])
+
+    def get_carry(self, ws) -> np.ndarray:
+        return self.carry[ws]
+
+    def special(self, name: str, ws) -> np.ndarray:
+        """Raw bits of a special register for warps ws ([k,32] or broadcastable)."""
+        base, _, comp = name.partition(".")
+        k = len(self.cta_of_warp[ws])
+        if base == "%tid":
+            return {"x": self.tid_x, "y": self.tid_y, "z": self.tid_z}[comp][ws].astype(np.uint64)
+        if base == "%ntid":
+            return np.uint64(self.block["xyz".index(comp)])
+        if base == "%ctaid":
+            arr = {"x": self.ctaid_x, "y": self.ctaid_y, "z": self.ctaid_z}[comp]
+            return arr[self.cta_of_warp[ws]].astype(np.uint64)[:, None]
+        if base == "%nctaid":
+            return np.uint64(self.grid["xyz".index(comp)])
+        if base == "%laneid":
+            return LANES.astype(np.uint64)[None, :]
+        if base == "%warpid":
+            return self.warp_in_cta[ws].astype(np.uint64)[:, None]
+        if base == "%nwarpid":
+            return np.uint64(64)
+        if base == "%smid":
+            return self.sm_of_warp[ws].astype(np.uint64)[:, None]
+        if base == "%nsmid":
+            return np.uint64(self.num_sms)
+        if base in ("%clock", "%clock64"):
+            v = self.issued[ws].astype(np.uint64)[:, None]
+            return v & np.uint64(0xFFFFFFFF) if base == "%clock" else v
+        if base.startswith("%globaltimer"):
+            v = self.issued[ws].astype(np.uint64)[:, None] * np.uint64(1)  # ns-like, monotonic
+            if base == "%globaltimer_lo":
+                return v & np.uint64(0xFFFFFFFF)
+            if base == "%globaltimer_hi":
+                return v >> np.uint64(32)
+            return v
+        if base.startswith("%lanemask_"):
+            kind = base[len("%lanemask_"):]
+            lane = LANES.astype(np.uint64)
+            one = np.uint64(1)
+            v = {"eq": one << lane, "lt": (one << lane) - one, "le": (one << (lane + one)) - one,
+                 "gt": ~((one << (lane + one)) - one) & np.uint64(0xFFFFFFFF),
+                 "ge": ~((one << lane) - one) & np.uint64(0xFFFFFFFF)}[kind]
+            return v[None, :]
+        if base == "%dynamic_smem_size":
+            return np.uint64(self.dynamic_shared)
+        if base == "%total_smem_size":
+            return np.uint64(self.shared_bytes)
+        if base == "%gridid":
+            return np.uint64(1)
+        if base in ("%clusterid", "%cluster_ctaid", "%cluster_ctarank", "%is_explicit_cluster"):
+            return np.uint64(0) if base != "%cluster_ctaid" else self.special("%ctaid." + (comp or "x"), ws)
+        if base in ("%nclusterid",):
+            return np.uint64(self.grid["xyz".index(comp)]) if comp else np.uint64(1)
+        if base in ("%cluster_nctaid", "%cluster_nctarank"):
+            return np.uint64(1)
+        del k
+        raise KernelRuntimeError(f"special register {name} is not supported ({self.where()})")
+
+    # -- memory --------------------------------------------------------------------------------
+    def where(self, ws=None, lane_mask: np.ndarray | None = None) -> str:
+        s = self.lk.where(self.pc) if self.pc is not None else f"kernel {self.lk.name}"
+        if ws is not None and lane_mask is not None and lane_mask.any():
+            wi, li = np.argwhere(lane_mask)[0]
+            w = np.arange(self.W)[ws][wi]
+            c = self.cta_of_warp[w]
+            s += (f"; block ({self.ctaid_x[c]}, {self.ctaid_y[c]}, {self.ctaid_z[c]}), thread "
+                  f"({self.tid_x[w, li]}, {self.tid_y[w, li]}, {self.tid_z[w, li]})")
+        return s
+
+    def _fault(self, what: str, ws, bad: np.ndarray, addr: np.ndarray) -> None:
+        wi, li = np.argwhere(bad)[0]
+        a = int(addr[wi, li])
+        detail = what.format(addr=a)
+        if "global" in what:
+            detail += f" ({self.heap.describe(a)})"
+        raise KernelRuntimeError(f"{detail} in {self.where(ws, bad)}")
+
+    def _split_generic(self, addr: np.ndarray, m: np.ndarray):
+        sh = (addr >= np.uint64(SHARED_WINDOW)) & (addr < np.uint64(SHARED_WINDOW + WINDOW_SIZE))
+        lo = (addr >= np.uint64(LOCAL_WINDOW)) & (addr < np.uint64(LOCAL_WINDOW + WINDOW_SIZE))
+        co = (addr >= np.uint64(CONST_WINDOW)) & (addr < np.uint64(CONST_WINDOW + WINDOW_SIZE))
+        gl = ~(sh | lo | co)
+        return [("global", m & gl, addr), ("shared", m & sh, addr - np.uint64(SHARED_WINDOW)),
+                ("local", m & lo, addr - np.uint64(LOCAL_WINDOW)), ("const", m & co, addr - np.uint64(CONST_WINDOW))]
+
+    def _resolve(self, space: str, ws, m: np.ndarray, addr: np.ndarray, size: int):
+        """(buffer, flat byte offsets of the active lanes) for one concrete space, after checks."""
+        if (addr & np.uint64(size - 1)).any() and ((addr & np.uint64(size - 1)) != 0)[m].any():
+            self._fault(f"misaligned {space} address 0x{{addr:x}} for a {size}-byte access", ws,
+                        m & ((addr & np.uint64(size - 1)) != 0), addr)
+        if space == "global":
+            a = addr[m]
+            idx, ok = self.heap.locate(a, size)
+            if not ok.all():
+                bad = m.copy()
+                bad[m] = ~ok
+                self._fault("out-of-bounds global address 0x{addr:x}", ws, bad, addr)
+            return idx, a
+        if space == "shared":
+            off = addr[m]
+            if (off + np.uint64(size) > np.uint64(self.shared_bytes)).any():
+                bad = m.copy()
+                bad[m] = off + np.uint64(size) > np.uint64(self.shared_bytes)
+                self._fault(f"out-of-bounds shared address 0x{{addr:x}} (the block has {self.shared_bytes} "
+                            "bytes of shared memory)", ws, bad, addr)
+            cta = np.broadcast_to(self.cta_of_warp[ws][:, None], m.shape)[m]
+            return self.smem, cta.astype(np.uint64) * np.uint64(self.smem_stride) + off
+        if space == "local":
+            off = addr[m]
+            if (off + np.uint64(size) > np.uint64(self.local_stride)).any():
+                bad = m.copy()
+                bad[m] = off + np.uint64(size) > np.uint64(self.local_stride)
+                self._fault(f"out-of-bounds local address 0x{{addr:x}} ({self.local_stride} bytes per thread)",
+                            ws, bad, addr)
+            w = np.broadcast_to(np.arange(self.W)[ws][:, None], m.shape)[m]
+            lane = np.broadcast_to(LANES[None, :], m.shape)[m]
+            thread = w.astype(np.uint64) * np.uint64(32) + lane.astype(np.uint64)
+            return self.local, thread * np.uint64(self.local_stride) + off
+        if space == "const":
+            off = addr[m]
+            if (off + np.uint64(size) > np.uint64(len(self.const_buf))).any():
+                bad = m.copy()
+                bad[m] = off + np.uint64(size) > np.uint64(len(self.const_buf))
+                self._fault("out-of-bounds const address 0x{addr:x}", ws, bad, addr)
+            return self.const_buf, off
+        if space == "param":
+            off = addr[m]
+            fp = off >= np.uint64(FUNC_PARAM_BASE)
+            if fp.any():
+                if not fp.all():
+                    raise KernelRuntimeError(f"param access mixes kernel and function parameters ({self.where()})")
+                o = off - np.uint64(FUNC_PARAM_BASE)
+                w = np.broadcast_to(np.arange(self.W)[ws][:, None], m.shape)[m]
+                lane = np.broadcast_to(LANES[None, :], m.shape)[m]
+                thread = w.astype(np.uint64) * np.uint64(32) + lane.astype(np.uint64)
+                return self.fparam, thread * np.uint64(self.fparam_stride) + o
+            if (off + np.uint64(size) > np.uint64(len(self.kparams))).any():
+                self._fault("out-of-bounds kernel parameter offset 0x{addr:x}", ws, m, addr)
+            return self.kparams, off
+        raise KernelRuntimeError(f"unknown state space {space} ({self.where()})")
+
+    def _account(self, space: str, op: str, ws, m: np.ndarray, addr: np.ndarray, nbytes: int) -> None:
+        ms = self.memsys
+        if ms is None or not m.any():
+            return
+        rows = m.any(axis=1)
+        if space == "global":
+            sms = self.sm_of_warp[ws]
+            ms.global_access(op, self.pc, sms[rows], addr[rows], m[rows], nbytes)
+        elif space == "shared":
+            ms.shared_access(op, self.pc, addr[rows], m[rows], nbytes)
+        elif space == "local":
+            ms.local_access(op, self.pc, self.sm_of_warp[ws][rows], self.warp_uid[ws][rows], addr[rows], m[rows],
+                            nbytes)
+
+    def _spaces(self, space: str, m: np.ndarray, addr: np.ndarray):
+        if space == "generic":
+            return [(s, mm, a) for s, mm, a in self._split_generic(addr, m) if mm.any()]
+        return [(space, m, addr)]
+
+    def mem_read(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int,
+                 valid_bytes: np.ndarray | None = None) -> list[np.ndarray]:
+        """Load `count` consecutive `size`-byte elements per lane; returns raw uint64 arrays."""
+        out = [np.zeros(m.shape, np.uint64) for _ in range(count)]
+        for sp, mm, a in self._spaces(space, m, addr):
+            self._account(sp, "ld", ws, mm, a, size * count)
+            for e in range(count):
+                ae = a + np.uint64(e * size)
+                if sp == "global":
+                    idx, flat = self._resolve(sp, ws, mm, ae, size)
+                    vals = np.zeros(len(flat), np.uint64)
+                    for alloc in np.unique(idx):
+                        sel = idx == alloc
+                        off = flat[sel] - np.uint64(self.heap.bases[alloc])
+                        vals[sel] = gather(self.heap.buffers[alloc], off, size)
+                else:
+                    buf, off = self._resolve(sp, ws, mm, ae, size)
+                    vals = gather(buf, off, size)
+                if valid_bytes is not None:
+                    vb = valid_bytes[mm]
+                    vals = np.where(np.uint64(e * size) < vb.astype(np.uint64), vals, np.uint64(0))
+                out[e][mm] = vals
+        return out
+
+    def mem_write(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int,
+                  values: list[np.ndarray]) -> None:
+        for sp, mm, a in self._spaces(space, m, addr):
+            if sp in ("const", "param") and not (sp == "param"):
+                raise KernelRuntimeError(f"store to read-only {sp} space ({self.where(ws, mm)})")
+            self._account(sp, "st", ws, mm, a, size * len(values))
+            for e, v in enumerate(values):
+                ae = a + np.uint64(e * size)
+                vals = np.broadcast_to(v, mm.shape)[mm]
+                if sp == "global":
+                    idx, flat = self._resolve(sp, ws, mm, ae, size)
+                    for alloc in np.unique(idx):
+                        sel = idx == alloc
+                        off = flat[sel] - np.uint64(self.heap.bases[alloc])
+                        scatter(self.heap.buffers[alloc], off, size, vals[sel])
+                else:
+                    buf, off = self._resolve(sp, ws, mm, ae, size)
+                    if sp == "param" and buf is self.kparams:
+                        raise KernelRuntimeError(f"store to a kernel parameter ({self.where(ws, mm)})")
+                    scatter(buf, off, size, vals)
+
+    def mem_atomic(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int, t: str, op: str,
+                   b: np.ndarray, c: np.ndarray | None, is_red: bool) -> np.ndarray:
+        """Atomics in a deterministic order: warps in issue order, lanes in lane order."""
+        old_all = np.zeros(m.shape, np.uint64)
+        for sp, mm, a in self._spaces(space, m, addr):
+            self._account(sp, "red" if is_red and sp == "global" else "atom", ws, mm, a, size)
+            if sp == "global":
+                idx, flat = self._resolve(sp, ws, mm, a, size)
+                keys = flat
+                bufs = [(alloc, idx == alloc) for alloc in np.unique(idx)]
+            else:
+                buf, flat = self._resolve(sp, ws, mm, a, size)
+                keys = flat
+                bufs = [(None, np.ones(len(flat), bool))]
+            bv = b[mm]
+            cv = c[mm] if c is not None else None
+            olds = np.zeros(len(keys), np.uint64)
+            for alloc, sel in bufs:
+                if alloc is None:
+                    target = buf
+                    offs = flat[sel]
+                else:
+                    target = self.heap.buffers[alloc]
+                    offs = flat[sel] - np.uint64(self.heap.bases[alloc])
+                view = target.view(UINT_OF_SIZE[size])
+                elem = (offs // np.uint64(size)).astype(np.int64)
+                sel_idx = np.flatnonzero(sel)
+                # rank of each lane among earlier lanes with the same address: lanes of one rank touch
+                # distinct words, so each round is one vectorised read-modify-write
+                order = np.argsort(elem, kind="stable")
+                sorted_e = elem[order]
+                starts = np.r_[0, np.flatnonzero(np.diff(sorted_e)) + 1]
+                group_start = np.repeat(starts, np.diff(np.r_[starts, len(sorted_e)]))
+                rank = np.empty(len(elem), np.int64)
+                rank[order] = np.arange(len(elem)) - group_start
+                for r in range(int(rank.max()) + 1 if len(rank) else 0):
+                    pick = rank == r
+                    e = elem[pick]
+                    old_raw = view[e].astype(np.uint64)
+                    old_t = from_raw(old_raw, t if t not in ("f16x2", "bf16x2") else "b32")
+                    new_t = atomic_apply(op, t, old_t, bv[sel_idx[pick]], cv[sel_idx[pick]] if cv is not None else None)
+                    view[e] = to_raw(new_t, t if t not in ("f16x2", "bf16x2") else "b32").astype(view.dtype)
+                    olds[sel_idx[pick]] = old_raw
+            old_all[mm] = olds
+        return old_all

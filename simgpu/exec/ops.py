@@ -1,0 +1,990 @@
+"""PTX instructions -> executable closures over a batch of warps.
+
+`build(ins, link)` turns one parsed instruction into `fn(ctx, ws, m)`: `ws` selects the warps that
+execute it together, `m` is their [k, 32] mask of lanes that are active and whose guard predicate
+holds. Operands are resolved once, at build time, so execution is a handful of NumPy operations
+over k*32 lanes. Control flow (bra, call, ret, exit, bar) is the engine's business, not this file's.
+
+Notes on what some instructions mean here:
+- `membar` / `fence.*`: the simulator executes each instruction for all its warps before the
+  next one issues, so memory is sequentially consistent and fences have nothing to order: no-ops.
+- Approximate math (`ex2.approx`, `sin.approx`, `rcp.approx`, ...) is computed correctly rounded;
+  the hardware's approximations can differ by a few ulp.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+import numpy as np
+
+from simgpu.errors import UnsupportedInstructionError
+from simgpu.exec import alu
+from simgpu.exec.values import TYPE_INFO, from_raw, imm_value, is_float, is_signed, to_raw, type_bits, type_bytes
+from simgpu.frontend.ptx.ast import Addr, Imm, Instruction, Reg, Special, Sym, Vec
+
+Exec = Callable[..., None]
+_TYPES = set(TYPE_INFO)
+_ROUND = {"rn", "rz", "rm", "rp"}
+_IROUND = {"rni", "rzi", "rmi", "rpi"}
+_SPACES = {"global", "shared", "local", "param", "const", "generic"}
+
+
+class Operands:
+    """Build-time operand resolution: registers to indices, immediates to constants."""
+
+    def __init__(self, ins: Instruction, link) -> None:
+        self.ins = ins
+        self.link = link
+
+    def src(self, op, t: str):
+        """A getter fn(ctx, ws) -> typed value (array [k,32] or a scalar)."""
+        link = self.link
+        if isinstance(op, Reg):
+            neg = op.name.startswith("!")
+            r = link.reg(op.name.lstrip("!"), self.ins)
+            if neg:
+                return lambda ctx, ws: ctx.regs[ws, r] == 0
+            if t == "pred":
+                return lambda ctx, ws: ctx.regs[ws, r] != 0
+            return lambda ctx, ws: from_raw(ctx.regs[ws, r], t)
+        if isinstance(op, Imm):
+            v = imm_value(op, t)
+            return lambda ctx, ws: v
+        if isinstance(op, Special):
+            name = op.name
+            return lambda ctx, ws: from_raw(ctx.special(name, ws), t)
+        if isinstance(op, Sym):
+            value = link.symbol_value(op.name, self.ins)
+            v = imm_value(Imm(value), t) if not is_float(t) else np.float32(value)
+            return lambda ctx, ws: v
+        if op is None:
+            raise self.error("a sink '_' cannot be read")
+        raise self.error(f"operand {op!r} cannot be used as a value")
+
+    def dst(self, op, t: str):
+        """A setter fn(ctx, ws, m, value)."""
+        if op is None:
+            return lambda ctx, ws, m, v: None
+        if not isinstance(op, Reg):
+            raise self.error(f"destination {op!r} is not a register")
+        r = self.link.reg(op.name, self.ins)
+
+        def write(ctx, ws, m, v):
+            ctx.write_reg(ws, r, m, to_raw(v, t))
+
+        return write
+
+    def raw_dst(self, op):
+        if op is None:
+            return lambda ctx, ws, m, raw: None
+        r = self.link.reg(op.name, self.ins)
+        return lambda ctx, ws, m, raw: ctx.write_reg(ws, r, m, raw)
+
+    def raw_src(self, op):
+        if isinstance(op, Reg):
+            r = self.link.reg(op.name, self.ins)
+            return lambda ctx, ws: ctx.regs[ws, r]
+        if isinstance(op, Imm):
+            v = np.uint64(op.float_bits if op.float_bits is not None else int(op.value) & 0xFFFFFFFFFFFFFFFF)
+            return lambda ctx, ws: v
+        if isinstance(op, Special):
+            name = op.name
+            return lambda ctx, ws: ctx.special(name, ws)
+        if isinstance(op, Sym):
+            v = np.uint64(self.link.symbol_value(op.name, self.ins))
+            return lambda ctx, ws: v
+        raise self.error(f"operand {op!r} cannot be used as a value")
+
+    def address(self, op):
+        """A getter fn(ctx, ws) -> uint64 [k,32] addresses of a `[base+off]` operand, plus the space
+        the symbol base implies (or None)."""
+        if not isinstance(op, Addr):
+            raise self.error(f"expected an address operand [..], got {op!r}")
+        off = np.uint64(op.offset & 0xFFFFFFFFFFFFFFFF)
+        if op.base is None:
+            return (lambda ctx, ws: off), None
+        if isinstance(op.base, Reg):
+            r = self.link.reg(op.base.name, self.ins)
+            return (lambda ctx, ws: ctx.regs[ws, r] + off), None
+        value, space = self.link.symbol_address(op.base.name, self.ins)
+        v = np.uint64((value + op.offset) & 0xFFFFFFFFFFFFFFFF)
+        return (lambda ctx, ws: v), space
+
+    def error(self, msg: str) -> UnsupportedInstructionError:
+        return self.link.error(msg, self.ins)
+
+
+def _type_of(mods: tuple[str, ...], ins: Instruction, link, default: str | None = None) -> str:
+    types = [m for m in mods if m in _TYPES]
+    if not types:
+        if default:
+            return default
+        raise link.error(f"instruction {ins.full_opcode} has no type", ins)
+    return types[-1]
+
+
+def _types(mods) -> list[str]:
+    return [m for m in mods if m in _TYPES]
+
+
+def _apply_float_mods(v, mods, t):
+    if "ftz" in mods and t == "f32":
+        v = alu.ftz(v)
+    if "sat" in mods and is_float(t):
+        v = alu.saturate_float(v)
+    return v
+
+
+def _rounding(mods) -> str:
+    for m in mods:
+        if m in _ROUND:
+            return m
+    return "rn"
+
+
+# --------------------------------------------------------------------------- arithmetic builders
+def _build_binary(ins, link, o: Operands):
+    op = ins.opcode
+    mods = ins.mods
+    t = _type_of(mods, ins, link)
+    if t in ("f16x2", "bf16x2") or (t == "bf16" and op in ("add", "sub", "mul", "min", "max")):
+        return _build_packed_half(ins, link, o, t)
+    wide = "wide" in mods
+    dt_out = t
+    if wide:
+        dt_out = {"s16": "s32", "u16": "u32", "s32": "s64", "u32": "u64"}[t]
+    a = o.src(ins.operands[1], t)
+    b = o.src(ins.operands[2], "u32" if op in ("shl", "shr") else t)
+    d = o.dst(ins.operands[0], dt_out)
+    rnd = _rounding(mods)
+    ftz_ = "ftz" in mods and t == "f32"
+
+    if is_float(t):
+        npdt = TYPE_INFO[t][0]
+        if op in ("add", "sub", "mul", "div"):
+            def f(ctx, ws, m):
+                x, y = a(ctx, ws), b(ctx, ws)
+                if ftz_:
+                    x, y = alu.ftz(x), alu.ftz(y)
+                r = alu.float_binary(op, x, y, npdt if t != "bf16" else np.float32, rnd)
+                d(ctx, ws, m, _apply_float_mods(r, mods, t))
+            return f
+        if op in ("min", "max"):
+            fn = np.fmin if op == "min" else np.fmax
+            nan_prop = "NaN" in mods
+            def f(ctx, ws, m):
+                x, y = a(ctx, ws), b(ctx, ws)
+                r = (np.minimum if op == "min" else np.maximum)(x, y) if nan_prop else fn(x, y)
+                d(ctx, ws, m, _apply_float_mods(r, mods, t))
+            return f
+        if op == "copysign":
+            return lambda ctx, ws, m: d(ctx, ws, m, np.copysign(b(ctx, ws), a(ctx, ws)))
+        raise o.error(f"{ins.full_opcode} is not supported on float types")
+
+    bits = type_bits(t)
+    npdt = TYPE_INFO[t][0]
+    if op in ("add", "sub"):
+        sat = "sat" in mods
+        cc = "cc" in mods
+
+        def f(ctx, ws, m):
+            x = np.asarray(a(ctx, ws), npdt)
+            y = np.asarray(b(ctx, ws), npdt)
+            if sat:
+                w = np.int64
+                r = x.astype(w) + y.astype(w) if op == "add" else x.astype(w) - y.astype(w)
+                r = alu.saturate_int(r, t)
+            else:
+                r = x + y if op == "add" else x - y
+            if cc:
+                ux = x.astype(np.uint64) & np.uint64((1 << bits) - 1) if bits < 64 else x.view(np.uint64)
+                uy = y.astype(np.uint64) & np.uint64((1 << bits) - 1) if bits < 64 else np.asarray(y).view(np.uint64)
+                if op == "add":
+                    carry = (ux + uy) > np.uint64((1 << bits) - 1) if bits < 64 else (ux + uy) < ux
+                else:
+                    carry = ux < uy  # borrow
+                ctx.set_carry(ws, m, carry)
+            d(ctx, ws, m, np.broadcast_to(r, m.shape))
+        return f
+    if op in ("addc", "subc"):
+        cc = "cc" in mods
+
+        def f(ctx, ws, m):
+            x = np.asarray(a(ctx, ws), npdt).astype(np.uint64) & np.uint64((1 << bits) - 1) if bits < 64 else \
+                np.asarray(a(ctx, ws), npdt).view(np.uint64)
+            y = np.asarray(b(ctx, ws), npdt).astype(np.uint64) & np.uint64((1 << bits) - 1) if bits < 64 else \
+                np.asarray(b(ctx, ws), npdt).view(np.uint64)
+            cin = ctx.get_carry(ws).astype(np.uint64)
+            x, y = np.broadcast_arrays(x, y)
+            if op == "addc":
+                r = x + y + cin
+                carry = (r > np.uint64((1 << bits) - 1)) if bits < 64 else ((r < x) | ((r == x) & (cin == 1) & (y != 0)))
+            else:
+                r = x - y - cin
+                carry = (x < y + cin) if bits < 64 else ((x < y) | ((x == y) & (cin == 1)))
+            if cc:
+                ctx.set_carry(ws, m, carry)
+            d(ctx, ws, m, (r & np.uint64((1 << bits) - 1)).astype(np.uint64).astype(npdt) if bits < 64 else r.view(npdt))
+        return f
+    if op == "mul" or op == "mul24":
+        if wide:
+            wdt = TYPE_INFO[dt_out][0]
+            return lambda ctx, ws, m: d(ctx, ws, m, np.asarray(a(ctx, ws)).astype(wdt) * np.asarray(b(ctx, ws)).astype(wdt))
+        if "hi" in mods and op == "mul":
+            return lambda ctx, ws, m: d(ctx, ws, m, alu.mul_hi(a(ctx, ws), b(ctx, ws), t))
+        if op == "mul24":
+            def f(ctx, ws, m):
+                x = np.asarray(a(ctx, ws)).astype(np.int64)
+                y = np.asarray(b(ctx, ws)).astype(np.int64)
+                x = ((x & 0xFFFFFF) ^ 0x800000) - 0x800000 if is_signed(t) else x & 0xFFFFFF
+                y = ((y & 0xFFFFFF) ^ 0x800000) - 0x800000 if is_signed(t) else y & 0xFFFFFF
+                p = x * y
+                r = (p >> 16) if "hi" in mods else p
+                d(ctx, ws, m, (r & 0xFFFFFFFF).astype(np.uint32).view(npdt) if bits == 32 else r.astype(npdt))
+            return f
+        return lambda ctx, ws, m: d(ctx, ws, m, np.asarray(a(ctx, ws), npdt) * np.asarray(b(ctx, ws), npdt))
+    if op == "div":
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.int_div(a(ctx, ws), b(ctx, ws), t))
+    if op == "rem":
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.int_rem(a(ctx, ws), b(ctx, ws), t))
+    if op in ("min", "max"):
+        fn = np.minimum if op == "min" else np.maximum
+        return lambda ctx, ws, m: d(ctx, ws, m, fn(np.asarray(a(ctx, ws), npdt), np.asarray(b(ctx, ws), npdt)))
+    if op in ("and", "or", "xor"):
+        if t == "pred":
+            fn = {"and": np.logical_and, "or": np.logical_or, "xor": np.logical_xor}[op]
+        else:
+            fn = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[op]
+        return lambda ctx, ws, m: d(ctx, ws, m, fn(a(ctx, ws), b(ctx, ws)))
+    if op in ("shl", "shr"):
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.shift(op, a(ctx, ws), b(ctx, ws), t))
+    raise o.error(f"{ins.full_opcode} is not supported")
+
+
+def _build_packed_half(ins, link, o: Operands, t: str):
+    op = ins.opcode
+    bf = t.startswith("bf16")
+    packed = t.endswith("x2")
+    srcs = [o.src(x, "b32" if packed else "b16") for x in ins.operands[1:]]
+    d = o.dst(ins.operands[0], "b32" if packed else "b16")
+    fns = {
+        "add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y,
+        "min": np.fmin, "max": np.fmax, "fma": lambda x, y, z: (x.astype(np.float64) * y + z),
+        "neg": lambda x: -x, "abs": np.abs,
+    }
+    if op not in fns:
+        raise o.error(f"{ins.full_opcode} is not supported")
+    fn = fns[op]
+
+    def halves(v):
+        if packed:
+            return alu.f16x2_split(v, bf)
+        u = np.asarray(v).astype(np.uint16)
+        return (alu.bf16_bits_to_f32(u) if bf else u.view(np.float16).astype(np.float32)), None
+
+    def f(ctx, ws, m):
+        vals = [halves(s(ctx, ws)) for s in srcs]
+        lo = fn(*[np.asarray(v[0], np.float32) for v in vals])
+        lo = alu.saturate_float(np.asarray(lo, np.float32)) if "sat" in ins.mods else lo
+        if packed:
+            hi = fn(*[np.asarray(v[1], np.float32) for v in vals])
+            hi = alu.saturate_float(np.asarray(hi, np.float32)) if "sat" in ins.mods else hi
+            d(ctx, ws, m, alu.f16x2_join(np.asarray(lo, np.float32), np.asarray(hi, np.float32), bf))
+        else:
+            lo32 = np.asarray(lo, np.float32)
+            bits = alu.f32_to_bf16_bits(lo32) if bf else lo32.astype(np.float16).view(np.uint16)
+            d(ctx, ws, m, bits)
+    return f
+
+
+def _build_mad(ins, link, o: Operands):
+    mods = ins.mods
+    t = _type_of(mods, ins, link)
+    if t in ("f16x2", "bf16x2", "f16", "bf16") and ins.opcode == "fma" and t != "f16":
+        return _build_packed_half(ins, link, o, t)
+    if t == "f16":
+        return _build_packed_half(ins, link, o, t)
+    wide = "wide" in mods
+    dt_out = {"s16": "s32", "u16": "u32", "s32": "s64", "u32": "u64"}[t] if wide else t
+    a = o.src(ins.operands[1], t)
+    b = o.src(ins.operands[2], t)
+    c = o.src(ins.operands[3], dt_out)
+    d = o.dst(ins.operands[0], dt_out)
+    if is_float(t):
+        npdt = TYPE_INFO[t][0]
+        rnd = _rounding(mods)
+        ftz_ = "ftz" in mods and t == "f32"
+
+        def f(ctx, ws, m):
+            x, y, z = a(ctx, ws), b(ctx, ws), c(ctx, ws)
+            if ftz_:
+                x, y, z = alu.ftz(x), alu.ftz(y), alu.ftz(z)
+            r = alu.float_fma(x, y, z, npdt, rnd)
+            d(ctx, ws, m, _apply_float_mods(r, mods, t))
+        return f
+    npdt = TYPE_INFO[t][0]
+    if wide:
+        wdt = TYPE_INFO[dt_out][0]
+        return lambda ctx, ws, m: d(ctx, ws, m, np.asarray(a(ctx, ws)).astype(wdt) * np.asarray(b(ctx, ws)).astype(wdt)
+                                   + np.asarray(c(ctx, ws), wdt))
+    if "hi" in mods:
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.mul_hi(a(ctx, ws), b(ctx, ws), t) + np.asarray(c(ctx, ws), npdt))
+    if ins.opcode == "mad24":
+        def f24(ctx, ws, m):
+            x = np.asarray(a(ctx, ws)).astype(np.int64) & 0xFFFFFF
+            y = np.asarray(b(ctx, ws)).astype(np.int64) & 0xFFFFFF
+            r = (x * y + np.asarray(c(ctx, ws)).astype(np.int64)) & 0xFFFFFFFF
+            d(ctx, ws, m, r.astype(np.uint32).view(npdt))
+        return f24
+    if "cc" in mods or "sat" in mods:
+        raise o.error(f"{ins.full_opcode} is not supported")
+    return lambda ctx, ws, m: d(ctx, ws, m, np.asarray(a(ctx, ws), npdt) * np.asarray(b(ctx, ws), npdt)
+                               + np.asarray(c(ctx, ws), npdt))
+
+
+def _build_unary(ins, link, o: Operands):
+    op = ins.opcode
+    mods = ins.mods
+    t = _type_of(mods, ins, link)
+    if t in ("f16x2", "bf16x2", "bf16", "f16") and op in ("neg", "abs"):
+        return _build_packed_half(ins, link, o, t)
+    a = o.src(ins.operands[1], t)
+    d = o.dst(ins.operands[0], t)
+    npdt = TYPE_INFO[t][0]
+    ftz_ = "ftz" in mods and t == "f32"
+    if op == "neg":
+        return lambda ctx, ws, m: d(ctx, ws, m, _apply_float_mods(-np.asarray(a(ctx, ws), npdt), mods, t))
+    if op == "abs":
+        return lambda ctx, ws, m: d(ctx, ws, m, _apply_float_mods(np.abs(np.asarray(a(ctx, ws), npdt)), mods, t))
+    if op == "not":
+        if t == "pred":
+            return lambda ctx, ws, m: d(ctx, ws, m, np.logical_not(a(ctx, ws)))
+        return lambda ctx, ws, m: d(ctx, ws, m, np.invert(np.asarray(a(ctx, ws), npdt)))
+    if op == "cnot":
+        return lambda ctx, ws, m: d(ctx, ws, m, (np.asarray(a(ctx, ws), npdt) == 0).astype(npdt))
+    if op == "popc":
+        d32 = o.dst(ins.operands[0], "u32")
+        return lambda ctx, ws, m: d32(ctx, ws, m, alu.popc(a(ctx, ws), type_bits(t)))
+    if op == "clz":
+        d32 = o.dst(ins.operands[0], "u32")
+        return lambda ctx, ws, m: d32(ctx, ws, m, alu.clz(a(ctx, ws), type_bits(t)))
+    if op == "brev":
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.brev(a(ctx, ws), type_bits(t)))
+    if op == "bfind":
+        d32 = o.dst(ins.operands[0], "u32")
+        sa = "shiftamt" in mods
+        return lambda ctx, ws, m: d32(ctx, ws, m, alu.bfind(a(ctx, ws), t, sa))
+    if op in ("rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh"):
+        f64 = t == "f64"
+
+        def fn(x):
+            x = np.asarray(x, np.float64)
+            with np.errstate(all="ignore"):
+                if op == "rcp":
+                    return 1.0 / x
+                if op == "sqrt":
+                    return np.sqrt(x)
+                if op == "rsqrt":
+                    return 1.0 / np.sqrt(x)
+                if op == "ex2":
+                    return np.exp2(x)
+                if op == "lg2":
+                    return np.log2(x)
+                if op == "sin":
+                    return np.sin(x)
+                if op == "cos":
+                    return np.cos(x)
+                return np.tanh(x)
+
+        def f(ctx, ws, m):
+            x = a(ctx, ws)
+            if ftz_:
+                x = alu.ftz(x)
+            r = fn(x)
+            r = r if f64 else np.asarray(r).astype(np.float32)
+            d(ctx, ws, m, _apply_float_mods(r, mods, t))
+        return f
+    if op == "testp":
+        kind = [m for m in mods if m in ("finite", "infinite", "number", "notanumber", "normal", "subnormal")][0]
+        dp = o.dst(ins.operands[0], "pred")
+
+        def f(ctx, ws, m):
+            x = np.asarray(a(ctx, ws))
+            tiny = np.finfo(x.dtype).tiny
+            r = {"finite": np.isfinite, "infinite": np.isinf, "number": lambda v: ~np.isnan(v),
+                 "notanumber": np.isnan, "normal": lambda v: np.isfinite(v) & (np.abs(v) >= tiny),
+                 "subnormal": lambda v: (np.abs(v) < tiny) & (v != 0)}[kind](x)
+            dp(ctx, ws, m, r)
+        return f
+    raise o.error(f"{ins.full_opcode} is not supported")
+
+
+def _build_setp(ins, link, o: Operands):
+    mods = ins.mods
+    t = _type_of(mods, ins, link)
+    cmp = next(x for x in mods if x not in _TYPES and x != "ftz" and x not in ("and", "or", "xor"))
+    boolop = next((x for x in mods if x in ("and", "or", "xor")), None)
+    ops = ins.operands
+    dst_p = ops[0]
+    # setp d|p, a, b[, c]: the parser lists p after d
+    has_q = len(ops) >= 4 and (boolop is None or len(ops) == 5)
+    q_op = ops[1] if has_q else None
+    rest = ops[2:] if has_q else ops[1:]
+    a = o.src(rest[0], t)
+    b = o.src(rest[1], t)
+    c = o.src(rest[2], "pred") if boolop else None
+    if ins.opcode == "setp":
+        dp = o.dst(dst_p, "pred")
+        dq = o.dst(q_op, "pred") if q_op is not None else None
+    else:  # set.<cmp>.<dtype>.<stype>
+        types = _types(mods)
+        dtype, stype = types[0], types[-1]
+        t = stype
+        a = o.src(rest[0], t)
+        b = o.src(rest[1], t)
+        dp = o.dst(dst_p, dtype)
+        dq = None
+    bfn = {"and": np.logical_and, "or": np.logical_or, "xor": np.logical_xor}.get(boolop)
+
+    def f(ctx, ws, m):
+        r = alu.compare(cmp, a(ctx, ws), b(ctx, ws), t)
+        r = np.broadcast_to(r, m.shape)
+        if bfn is not None:
+            cv = c(ctx, ws)
+            r1, r2 = bfn(r, cv), bfn(~r, cv)
+        else:
+            r1, r2 = r, ~r
+        if ins.opcode == "setp":
+            dp(ctx, ws, m, r1)
+            if dq is not None:
+                dq(ctx, ws, m, r2)
+        else:
+            dtype = _types(mods)[0]
+            if is_float(dtype):
+                dp(ctx, ws, m, np.where(r1, np.float32(1.0), np.float32(0.0)))
+            else:
+                dp(ctx, ws, m, np.where(r1, TYPE_INFO[dtype][0].type(-1 if is_signed(dtype) else
+                                                                     np.iinfo(TYPE_INFO[dtype][0]).max), 0))
+    return f
+
+
+def _build_selp(ins, link, o: Operands):
+    t = _type_of(ins.mods, ins, link)
+    d = o.dst(ins.operands[0], t)
+    a = o.src(ins.operands[1], t)
+    b = o.src(ins.operands[2], t)
+    if ins.opcode == "selp":
+        c = o.src(ins.operands[3], "pred")
+        return lambda ctx, ws, m: d(ctx, ws, m, np.where(c(ctx, ws), a(ctx, ws), b(ctx, ws)))
+    ct = _types(ins.mods)[-1]
+    c = o.src(ins.operands[3], ct)
+    return lambda ctx, ws, m: d(ctx, ws, m, np.where(np.asarray(c(ctx, ws)) >= 0, a(ctx, ws), b(ctx, ws)))
+
+
+def _build_mov(ins, link, o: Operands):
+    t = _type_of(ins.mods, ins, link)
+    dst, src = ins.operands[0], ins.operands[1]
+    if isinstance(src, Vec):  # pack {a, b} into a wider register
+        parts = [o.raw_src(e) for e in src.elems]
+        w = type_bits(t) // len(parts)
+        d = o.raw_dst(dst)
+        mask = np.uint64((1 << w) - 1)
+
+        def f(ctx, ws, m):
+            r = np.zeros(m.shape, np.uint64)
+            for i, p in enumerate(parts):
+                r |= (np.asarray(p(ctx, ws), np.uint64) & mask) << np.uint64(i * w)
+            d(ctx, ws, m, r)
+        return f
+    if isinstance(dst, Vec):  # unpack a wide register into parts
+        s = o.raw_src(src)
+        outs = [o.raw_dst(e) for e in dst.elems]
+        w = type_bits(t) // len(outs)
+        mask = np.uint64((1 << w) - 1)
+
+        def f(ctx, ws, m):
+            v = np.broadcast_to(np.asarray(s(ctx, ws), np.uint64), m.shape)
+            for i, out in enumerate(outs):
+                out(ctx, ws, m, (v >> np.uint64(i * w)) & mask)
+        return f
+    if t == "pred":
+        s = o.src(src, "pred")
+        d = o.dst(dst, "pred")
+        return lambda ctx, ws, m: d(ctx, ws, m, s(ctx, ws))
+    if isinstance(src, Imm) and not src.is_float and is_float(t):
+        s = o.src(src, t)
+        d = o.dst(dst, t)
+        return lambda ctx, ws, m: d(ctx, ws, m, s(ctx, ws))
+    s = o.raw_src(src)
+    d = o.raw_dst(dst)
+    mask = np.uint64((1 << type_bits(t)) - 1) if type_bits(t) < 64 else None
+
+    def f(ctx, ws, m):
+        v = np.asarray(s(ctx, ws), np.uint64)
+        d(ctx, ws, m, v & mask if mask is not None else v)
+    return f
+
+
+def _build_cvt(ins, link, o: Operands):
+    mods = ins.mods
+    types = _types(mods)
+    if len(types) < 2:
+        raise o.error(f"{ins.full_opcode} needs a destination and a source type")
+    dst_t, src_t = types[0], types[1]
+    if dst_t in ("f16x2", "bf16x2"):  # cvt.rn.f16x2.f32 d, hi, lo
+        hi = o.src(ins.operands[1], "f32")
+        lo = o.src(ins.operands[2], "f32")
+        d = o.dst(ins.operands[0], "b32")
+        bf = dst_t == "bf16x2"
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.f16x2_join(np.broadcast_to(lo(ctx, ws), m.shape),
+                                                               np.broadcast_to(hi(ctx, ws), m.shape), bf))
+    rnd = next((x for x in mods if x in _ROUND or x in _IROUND), "")
+    sat = "sat" in mods
+    ftz_ = "ftz" in mods
+    a = o.src(ins.operands[1], src_t)
+    d = o.dst(ins.operands[0], dst_t)
+
+    def f(ctx, ws, m):
+        with np.errstate(all="ignore"):
+            d(ctx, ws, m, alu.convert(a(ctx, ws), dst_t, src_t, rnd, sat, ftz_))
+    return f
+
+
+def _build_cvta(ins, link, o: Operands):
+    space = next((x for x in ins.mods if x in ("global", "shared", "local", "const", "param")), None)
+    to = "to" in ins.mods
+    t = _type_of(ins.mods, ins, link, "u64")
+    s = o.raw_src(ins.operands[1])
+    d = o.raw_dst(ins.operands[0])
+    width_mask = np.uint64((1 << type_bits(t)) - 1) if type_bits(t) < 64 else np.uint64(0xFFFFFFFFFFFFFFFF)
+    from simgpu.exec.memory import CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE
+    base = {"shared": SHARED_WINDOW, "local": LOCAL_WINDOW, "const": CONST_WINDOW}.get(space, 0)
+    if space in ("global", None) or space == "param":
+        return lambda ctx, ws, m: d(ctx, ws, m, np.broadcast_to(np.asarray(s(ctx, ws), np.uint64), m.shape))
+    b = np.uint64(base)
+    if to:
+        return lambda ctx, ws, m: d(ctx, ws, m, (np.asarray(s(ctx, ws), np.uint64) - b) & np.uint64(WINDOW_SIZE - 1)
+                                    & width_mask)
+    return lambda ctx, ws, m: d(ctx, ws, m, (np.asarray(s(ctx, ws), np.uint64) + b))
+
+
+def _build_bit(ins, link, o: Operands):
+    op = ins.opcode
+    t = _type_of(ins.mods, ins, link)
+    d = o.dst(ins.operands[0], t)
+    if op == "bfe":
+        a = o.src(ins.operands[1], t)
+        b = o.src(ins.operands[2], "u32")
+        c = o.src(ins.operands[3], "u32")
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.bfe(a(ctx, ws), b(ctx, ws), c(ctx, ws), t))
+    if op == "bfi":
+        a = o.src(ins.operands[1], t)
+        b = o.src(ins.operands[2], t)
+        c = o.src(ins.operands[3], "u32")
+        e = o.src(ins.operands[4], "u32")
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.bfi(a(ctx, ws), b(ctx, ws), c(ctx, ws), e(ctx, ws), t))
+    if op == "prmt":
+        mode = next((x for x in ins.mods if x not in _TYPES), "")
+        a, b, c = (o.src(x, "b32") for x in ins.operands[1:4])
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.prmt(a(ctx, ws), b(ctx, ws), c(ctx, ws), mode))
+    if op == "lop3":
+        a, b, c = (o.src(x, t) for x in ins.operands[1:4])
+        lut_op = ins.operands[4]
+        if not isinstance(lut_op, Imm):
+            raise o.error("lop3 needs an immediate lookup table")
+        lut = int(lut_op.value)
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.lop3(a(ctx, ws), b(ctx, ws), c(ctx, ws), lut, type_bits(t)))
+    if op == "shf":
+        a, b, c = (o.src(x, "b32") for x in ins.operands[1:4])
+        left = "l" in ins.mods
+        clamp = "clamp" in ins.mods
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.funnel_shift(a(ctx, ws), b(ctx, ws), c(ctx, ws), left, clamp))
+    if op == "sad":
+        a, b, c = (o.src(x, t) for x in ins.operands[1:4])
+        npdt = TYPE_INFO[t][0]
+
+        def f(ctx, ws, m):
+            x = np.asarray(a(ctx, ws)).astype(np.int64)
+            y = np.asarray(b(ctx, ws)).astype(np.int64)
+            d(ctx, ws, m, (np.abs(x - y) + np.asarray(c(ctx, ws)).astype(np.int64)).astype(npdt))
+        return f
+    if op in ("dp4a", "dp2a"):
+        ta, tb = _types(ins.mods)[:2]
+        a = o.src(ins.operands[1], "b32")
+        b = o.src(ins.operands[2], "b32")
+        c = o.src(ins.operands[3], "s32" if ta.startswith("s") or tb.startswith("s") else "u32")
+
+        def bytes_of(v, signed, n, width):
+            v = np.asarray(v).astype(np.uint32).astype(np.int64)
+            parts = []
+            for i in range(n):
+                x = (v >> (width * i)) & ((1 << width) - 1)
+                if signed:
+                    x = np.where(x >= 1 << (width - 1), x - (1 << width), x)
+                parts.append(x)
+            return parts
+
+        def f(ctx, ws, m):
+            if op == "dp4a":
+                xa = bytes_of(a(ctx, ws), ta.startswith("s"), 4, 8)
+                xb = bytes_of(b(ctx, ws), tb.startswith("s"), 4, 8)
+            else:
+                xa = bytes_of(a(ctx, ws), ta.startswith("s"), 2, 16)
+                sh = 16 if "hi" in ins.mods else 0
+                xb = [x for x in bytes_of(np.asarray(b(ctx, ws)).astype(np.uint32) >> np.uint32(sh),
+                                          tb.startswith("s"), 2, 8)]
+            r = np.asarray(c(ctx, ws)).astype(np.int64) + sum(x * y for x, y in zip(xa, xb))
+            d(ctx, ws, m, (r & 0xFFFFFFFF).astype(np.uint32))
+        return f
+    raise o.error(f"{ins.full_opcode} is not supported")
+
+
+# --------------------------------------------------------------------------- memory builders
+def _space_of(mods, implied) -> str:
+    for s in mods:
+        if s in _SPACES:
+            return s
+        if s.startswith("shared"):
+            return "shared"
+    return implied or "generic"
+
+
+def _build_ld_st(ins, link, o: Operands):
+    mods = ins.mods
+    is_ld = ins.opcode in ("ld", "ldu")
+    t = _type_of(mods, ins, link)
+    vec = 4 if "v4" in mods else 2 if "v2" in mods else 8 if "v8" in mods else 1
+    addr_op = ins.operands[1] if is_ld else ins.operands[0]
+    val_op = ins.operands[0] if is_ld else ins.operands[1]
+    addr, implied = o.address(addr_op)
+    space = _space_of(mods, implied)
+    size = type_bytes(t)
+    elems = list(val_op.elems) if isinstance(val_op, Vec) else [val_op]
+    if len(elems) != vec:
+        raise o.error(f"{ins.full_opcode} expects {vec} value(s), got {len(elems)}")
+    signed = is_signed(t) and size < 8
+    sign_bit = np.uint64(1 << (8 * size - 1))
+    ext = np.uint64(((1 << 64) - 1) ^ ((1 << (8 * size)) - 1))
+    if is_ld:
+        dsts = [o.raw_dst(e) for e in elems]
+
+        def f(ctx, ws, m):
+            a = np.broadcast_to(np.asarray(addr(ctx, ws), np.uint64), m.shape)
+            vals = ctx.mem_read(space, ins, ws, m, a, size, vec)
+            for dst, v in zip(dsts, vals):
+                if signed:
+                    v = np.where((v & sign_bit) != 0, v | ext, v)
+                dst(ctx, ws, m, v)
+        return f
+    srcs = []
+    for e in elems:
+        if isinstance(e, Imm) and is_float(t) and not e.is_float:
+            s_typed = o.src(e, t)
+            srcs.append(lambda ctx, ws, s_typed=s_typed: to_raw(s_typed(ctx, ws), t))
+        else:
+            srcs.append(o.raw_src(e))
+    vmask = np.uint64((1 << (8 * size)) - 1) if size < 8 else np.uint64(0xFFFFFFFFFFFFFFFF)
+
+    def f(ctx, ws, m):
+        a = np.broadcast_to(np.asarray(addr(ctx, ws), np.uint64), m.shape)
+        vals = [np.broadcast_to(np.asarray(s(ctx, ws), np.uint64) & vmask, m.shape) for s in srcs]
+        ctx.mem_write(space, ins, ws, m, a, size, vals)
+    return f
+
+
+_ATOMIC_OPS = {"add", "min", "max", "exch", "cas", "and", "or", "xor", "inc", "dec"}
+
+
+def atomic_apply(op: str, t: str, old: np.ndarray, b: np.ndarray, c: np.ndarray | None) -> np.ndarray:
+    """The new value an atomic writes, given the old value (typed arrays)."""
+    dt = TYPE_INFO[t][0] if t not in ("f16x2", "bf16x2") else np.dtype(np.uint32)
+    if op == "add":
+        if t in ("f16x2", "bf16x2"):
+            bf = t == "bf16x2"
+            ol, oh = alu.f16x2_split(old, bf)
+            bl, bh = alu.f16x2_split(b, bf)
+            return alu.f16x2_join(ol + bl, oh + bh, bf)
+        if t == "f32":
+            return (old.astype(np.float32) + np.asarray(b, np.float32)).astype(np.float32)
+        return (old + np.asarray(b, dt)).astype(dt)
+    if op == "min":
+        return np.minimum(old, np.asarray(b, dt)) if not is_float(t) else np.fmin(old, b)
+    if op == "max":
+        return np.maximum(old, np.asarray(b, dt)) if not is_float(t) else np.fmax(old, b)
+    if op == "exch":
+        return np.asarray(b, dt) + np.zeros_like(old)
+    if op == "cas":
+        return np.where(old == np.asarray(b, dt), np.asarray(c, dt), old).astype(dt)
+    if op == "and":
+        return old & np.asarray(b, dt)
+    if op == "or":
+        return old | np.asarray(b, dt)
+    if op == "xor":
+        return old ^ np.asarray(b, dt)
+    if op == "inc":
+        bb = np.asarray(b, dt)
+        return np.where(old >= bb, dt.type(0), old + dt.type(1)).astype(dt)
+    if op == "dec":
+        bb = np.asarray(b, dt)
+        return np.where((old == 0) | (old > bb), bb, old - dt.type(1)).astype(dt)
+    raise ValueError(op)
+
+
+def _build_atom(ins, link, o: Operands):
+    mods = ins.mods
+    is_red = ins.opcode == "red"
+    op = next((x for x in mods if x in _ATOMIC_OPS), None)
+    if op is None:
+        raise o.error(f"{ins.full_opcode}: unknown atomic operation")
+    t = _type_of(mods, ins, link)
+    if t.startswith("b") and op in ("add", "min", "max"):
+        t = "u" + t[1:]
+    ops = ins.operands
+    if is_red:
+        addr_op, b_op, c_op, d_op = ops[0], ops[1], None, None
+    else:
+        d_op, addr_op, b_op = ops[0], ops[1], ops[2]
+        c_op = ops[3] if op == "cas" else None
+    addr, implied = o.address(addr_op)
+    space = _space_of(mods, implied)
+    if isinstance(b_op, Vec):
+        raise o.error(f"{ins.full_opcode}: vector atomics are not supported")
+    bt = t
+    b = o.src(b_op, bt)
+    c = o.src(c_op, t) if c_op is not None else None
+    d = o.dst(d_op, t) if d_op is not None else None
+    size = type_bytes(t) if t not in ("f16x2", "bf16x2") else 4
+
+    def f(ctx, ws, m):
+        a = np.broadcast_to(np.asarray(addr(ctx, ws), np.uint64), m.shape)
+        bv = np.broadcast_to(np.asarray(b(ctx, ws)), m.shape)
+        cv = np.broadcast_to(np.asarray(c(ctx, ws)), m.shape) if c is not None else None
+        old = ctx.mem_atomic(space, ins, ws, m, a, size, t, op, bv, cv, is_red)
+        if d is not None:
+            d(ctx, ws, m, from_raw(old, t if t not in ("f16x2", "bf16x2") else "b32"))
+    return f
+
+
+# --------------------------------------------------------------------------- warp-wide builders
+def _membermask(ins, o: Operands, idx: int):
+    if len(ins.operands) > idx:
+        return o.src(ins.operands[idx], "b32")
+    return lambda ctx, ws: np.uint32(0xFFFFFFFF)
+
+
+def _build_shfl(ins, link, o: Operands):
+    mode = next(x for x in ins.mods if x in ("up", "down", "bfly", "idx"))
+    ops = ins.operands
+    # parser: shfl.sync.mode.b32 d|p, a, b, c, membermask -> [d, p, a, b, c, mm] or [d, a, b, c, mm]
+    has_p = len(ops) == 6 or (len(ops) == 5 and "sync" not in ins.mods)
+    d = o.raw_dst(ops[0])
+    p = o.dst(ops[1], "pred") if has_p else None
+    rest = ops[2:] if has_p else ops[1:]
+    a = o.raw_src(rest[0])
+    b = o.src(rest[1], "u32")
+    c = o.src(rest[2], "u32")
+    lane = np.arange(32, dtype=np.int64)
+
+    def f(ctx, ws, m):
+        av = np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape)
+        bv = np.broadcast_to(np.asarray(b(ctx, ws)).astype(np.int64) & 0x1F, m.shape)
+        cv = np.broadcast_to(np.asarray(c(ctx, ws)).astype(np.int64), m.shape)
+        segmask = (cv >> 8) & 0x1F
+        cval = cv & 0x1F
+        max_lane = (lane & segmask) | (cval & ~segmask)
+        min_lane = lane & segmask
+        if mode == "up":
+            j = lane - bv
+            pval = j >= max_lane
+        elif mode == "down":
+            j = lane + bv
+            pval = j <= max_lane
+        elif mode == "bfly":
+            j = lane ^ bv
+            pval = j <= max_lane
+        else:
+            j = min_lane | (bv & ~segmask)
+            pval = j <= max_lane
+        j = np.where(pval, j, lane) & 31
+        val = np.take_along_axis(av, j, axis=1)
+        d(ctx, ws, m, val)
+        if p is not None:
+            p(ctx, ws, m, pval)
+    return f
+
+
+def _build_vote(ins, link, o: Operands):
+    mode = next(x for x in ins.mods if x in ("all", "any", "uni", "ballot"))
+    ops = ins.operands
+    src = o.src(ops[1], "pred")
+    mm = _membermask(ins, o, 2)
+    weights = (np.uint64(1) << np.arange(32, dtype=np.uint64))
+    if mode == "ballot":
+        d = o.dst(ops[0], "b32")
+    else:
+        d = o.dst(ops[0], "pred")
+
+    def f(ctx, ws, m):
+        v = np.broadcast_to(src(ctx, ws), m.shape)
+        members = m & _mask_bits(mm(ctx, ws), m.shape)
+        if mode == "ballot":
+            bits = ((v & members).astype(np.uint64) * weights).sum(axis=1).astype(np.uint32)
+            d(ctx, ws, m, np.broadcast_to(bits[:, None], m.shape))
+            return
+        if mode == "all":
+            r = np.all(v | ~members, axis=1)
+        elif mode == "any":
+            r = np.any(v & members, axis=1)
+        else:
+            r = np.all(v | ~members, axis=1) | ~np.any(v & members, axis=1)
+        d(ctx, ws, m, np.broadcast_to(r[:, None], m.shape))
+    return f
+
+
+def _mask_bits(mask, shape) -> np.ndarray:
+    mk = np.asarray(mask).astype(np.uint64)
+    lanes = np.arange(32, dtype=np.uint64)
+    if mk.ndim == 0:
+        return np.broadcast_to(((mk >> lanes) & np.uint64(1)).astype(bool), shape)
+    return ((mk[..., :1] >> lanes) & np.uint64(1)).astype(bool) if mk.ndim == 2 else \
+        ((mk[:, None] >> lanes) & np.uint64(1)).astype(bool)
+
+
+def _build_match(ins, link, o: Operands):
+    mode = next(x for x in ins.mods if x in ("any", "all"))
+    t = _type_of(ins.mods, ins, link)
+    ops = ins.operands
+    has_p = mode == "all" and len(ops) == 4
+    d = o.dst(ops[0], "b32")
+    p = o.dst(ops[1], "pred") if has_p else None
+    rest = ops[2:] if has_p else ops[1:]
+    a = o.raw_src(rest[0])
+    weights = (np.uint64(1) << np.arange(32, dtype=np.uint64))
+
+    def f(ctx, ws, m):
+        v = np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape)
+        same = (v[:, :, None] == v[:, None, :]) & m[:, None, :]
+        bits = (same.astype(np.uint64) * weights).sum(axis=2)
+        if mode == "any":
+            d(ctx, ws, m, bits.astype(np.uint32))
+            return
+        full = (m.astype(np.uint64) * weights).sum(axis=1)
+        allsame = np.all(bits == full[:, None], axis=1) if True else None
+        res = np.where(allsame[:, None], full[:, None], 0).astype(np.uint32)
+        d(ctx, ws, m, np.broadcast_to(res, m.shape))
+        if p is not None:
+            p(ctx, ws, m, np.broadcast_to(allsame[:, None], m.shape))
+    del t
+    return f
+
+
+def _build_redux(ins, link, o: Operands):
+    op = next(x for x in ins.mods if x in ("add", "min", "max", "and", "or", "xor"))
+    t = _type_of(ins.mods, ins, link)
+    d = o.dst(ins.operands[0], t)
+    a = o.src(ins.operands[1], t)
+    npdt = TYPE_INFO[t][0]
+
+    def f(ctx, ws, m):
+        v = np.broadcast_to(np.asarray(a(ctx, ws), npdt), m.shape)
+        if op == "add":
+            r = np.where(m, v, 0).astype(np.int64 if is_signed(t) else np.uint64).sum(axis=1).astype(npdt)
+        elif op in ("min", "max"):
+            info = np.iinfo(npdt)
+            fill = info.max if op == "min" else info.min
+            r = (np.min if op == "min" else np.max)(np.where(m, v, fill), axis=1)
+        else:
+            fill = npdt.type(-1) if op == "and" else npdt.type(0)
+            fn = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[op]
+            r = fn.reduce(np.where(m, v, fill), axis=1)
+        d(ctx, ws, m, np.broadcast_to(np.asarray(r, npdt)[:, None], m.shape))
+    return f
+
+
+def _build_activemask(ins, link, o: Operands):
+    d = o.dst(ins.operands[0], "b32")
+    weights = (np.uint64(1) << np.arange(32, dtype=np.uint64))
+
+    def f(ctx, ws, m):
+        bits = (m.astype(np.uint64) * weights).sum(axis=1).astype(np.uint32)
+        d(ctx, ws, m, np.broadcast_to(bits[:, None], m.shape))
+    return f
+
+
+def _build_isspacep(ins, link, o: Operands):
+    from simgpu.exec.memory import LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE
+    space = next(x for x in ins.mods if x in ("global", "shared", "local", "const", "param"))
+    d = o.dst(ins.operands[0], "pred")
+    a = o.raw_src(ins.operands[1])
+
+    def f(ctx, ws, m):
+        v = np.asarray(a(ctx, ws), np.uint64)
+        in_sh = (v >= np.uint64(SHARED_WINDOW)) & (v < np.uint64(SHARED_WINDOW + WINDOW_SIZE))
+        in_lo = (v >= np.uint64(LOCAL_WINDOW)) & (v < np.uint64(LOCAL_WINDOW + WINDOW_SIZE))
+        r = {"shared": in_sh, "local": in_lo, "global": ~in_sh & ~in_lo}.get(space, np.zeros_like(in_sh))
+        d(ctx, ws, m, np.broadcast_to(r, m.shape))
+    return f
+
+
+def _build_cp_async(ins, link, o: Operands):
+    """cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}: copied at once here."""
+    dst_addr, _ = o.address(ins.operands[0])
+    src_addr, _ = o.address(ins.operands[1])
+    size_op = ins.operands[2]
+    if not isinstance(size_op, Imm):
+        raise o.error("cp.async needs an immediate copy size")
+    nbytes = int(size_op.value)
+    src_size = o.src(ins.operands[3], "u32") if len(ins.operands) > 3 and not isinstance(ins.operands[3], Imm) \
+        else (lambda ctx, ws, v=int(ins.operands[3].value) if len(ins.operands) > 3 else nbytes: np.uint32(v))
+    chunk = 4 if nbytes >= 4 else nbytes
+    n = nbytes // chunk
+
+    def f(ctx, ws, m):
+        sa = np.broadcast_to(np.asarray(src_addr(ctx, ws), np.uint64), m.shape)
+        da = np.broadcast_to(np.asarray(dst_addr(ctx, ws), np.uint64), m.shape)
+        valid_bytes = np.broadcast_to(np.asarray(src_size(ctx, ws)).astype(np.int64), m.shape)
+        vals = ctx.mem_read("global", ins, ws, m, sa, chunk, n, valid_bytes=valid_bytes)
+        ctx.mem_write("shared", ins, ws, m, da, chunk, vals)
+    return f
+
+
+# --------------------------------------------------------------------------- the table
+_NOOPS = {"membar", "fence", "nanosleep", "prefetch", "prefetchu", "pmevent", "griddepcontrol",
+          "setmaxnreg", "discard", "applypriority", "createpolicy"}
+
+BUILDERS: dict[str, Callable] = {}
+for _n in ("add", "sub", "mul", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr", "copysign",
+           "addc", "subc", "mul24"):
+    BUILDERS[_n] = _build_binary
+for _n in ("mad", "fma", "mad24"):
+    BUILDERS[_n] = _build_mad
+for _n in ("neg", "abs", "not", "cnot", "popc", "clz", "brev", "bfind", "rcp", "sqrt", "rsqrt", "ex2", "lg2",
+           "sin", "cos", "tanh", "testp"):
+    BUILDERS[_n] = _build_unary
+for _n in ("bfe", "bfi", "prmt", "lop3", "shf", "sad", "dp4a", "dp2a"):
+    BUILDERS[_n] = _build_bit
+BUILDERS.update({
+    "setp": _build_setp, "set": _build_setp, "selp": _build_selp, "slct": _build_selp, "mov": _build_mov,
+    "cvt": _build_cvt, "cvta": _build_cvta, "ld": _build_ld_st, "ldu": _build_ld_st, "st": _build_ld_st,
+    "atom": _build_atom, "red": _build_atom, "shfl": _build_shfl, "vote": _build_vote, "match": _build_match,
+    "redux": _build_redux, "activemask": _build_activemask, "isspacep": _build_isspacep,
+})
+
+
+def build(ins: Instruction, link) -> Exec:
+    """The closure that executes `ins`, or UnsupportedInstructionError naming opcode, kernel, line."""
+    if ins.opcode in _NOOPS or (ins.opcode == "cp" and ins.mods[:1] == ("async",) and len(ins.mods) > 1
+                                and ins.mods[1] in ("commit_group", "wait_group", "wait_all")):
+        return lambda ctx, ws, m: None
+    if ins.opcode == "cp" and ins.mods[:1] == ("async",):
+        return _build_cp_async(ins, link, Operands(ins, link))
+    builder = BUILDERS.get(ins.opcode)
+    if builder is None:
+        raise link.error(f"unsupported PTX instruction '{ins.full_opcode}'", ins)
+    try:
+        return builder(ins, link, Operands(ins, link))
+    except UnsupportedInstructionError:
+        raise
+    except (KeyError, IndexError, StopIteration, ValueError) as exc:
+        raise link.error(f"cannot decode '{ins.text}' ({type(exc).__name__}: {exc})", ins) from None

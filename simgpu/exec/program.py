@@ -1,0 +1,414 @@
+"""Link one kernel (and the device functions it calls) into a flat, executable program.
+
+The result holds everything the engine needs in plain arrays and lists: one closure per
+instruction, register indices, branch targets, reconvergence points (immediate post-dominators),
+and the layouts of shared, local, param and const space.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simgpu.errors import UnsupportedInstructionError
+from simgpu.exec import ops
+from simgpu.exec.memory import CONST_WINDOW, FUNC_PARAM_BASE
+from simgpu.exec.values import type_bits
+from simgpu.frontend.cfg import build_cfg
+from simgpu.frontend.ptx.ast import Addr, Function, Instruction, Module, Reg, Sym, Variable, Vec
+
+# instruction kinds the engine dispatches on
+ALU, BRA, CALL, RET, EXIT, BAR, TRAP = range(7)
+
+
+@dataclass
+class CallSite:
+    callee_entry: int
+    copy_in: list[tuple[int, int, int]]  # (caller param offset, callee param offset, bytes)
+    copy_out: list[tuple[int, int, int]]  # (callee retval offset, caller param offset, bytes)
+
+
+@dataclass
+class BarrierInfo:
+    kind: str  # "sync", "arrive", "red"
+    barrier_id: object  # getter or int
+    count: object  # getter or None
+    red_op: str | None = None  # popc / and / or
+    red_src: object = None
+    red_dst: int = -1
+    red_dst_type: str = "u32"
+
+
+@dataclass
+class LinkedKernel:
+    name: str
+    instructions: list[Instruction]
+    func_of_pc: list[str]
+    kinds: np.ndarray  # int8 per pc
+    execs: list  # closure per pc (ALU) or None
+    guard_reg: np.ndarray  # int32 per pc, -1 = none
+    guard_neg: np.ndarray  # bool per pc
+    target: np.ndarray  # int64 per pc: branch target / callee entry
+    rpc: np.ndarray  # int64 per pc: reconvergence pc of a conditional branch, -1 = exit
+    call_sites: dict[int, CallSite]
+    barriers: dict[int, BarrierInfo]
+    mem_class: list[str | None]  # "global_ld", "shared_st", ... per pc (for instruction counters)
+    reg_names: list[str]
+    reg_types: list[str]
+    kernel_params: list[Variable]
+    param_offsets: list[int]
+    param_size: int
+    shared_static: int
+    shared_symbols: dict[str, int]
+    local_size: int
+    func_param_size: int
+    const_symbols: dict[str, int]
+    global_symbols: dict[str, int]
+    registers_per_thread: int
+    source_lines: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def num_regs(self) -> int:
+        return len(self.reg_names)
+
+    def where(self, pc: int) -> str:
+        ins = self.instructions[pc]
+        return f"kernel {self.name}, function {self.func_of_pc[pc]}, PTX line {ins.line}: {ins.text}"
+
+
+def _align(x: int, a: int) -> int:
+    return -(-x // max(1, a)) * max(1, a)
+
+
+class _Linker:
+    def __init__(self, module: Module, kernel: str, global_addresses: dict[str, int], const_offsets: dict[str, int]):
+        if kernel not in module.functions or not module.functions[kernel].is_entry:
+            raise KeyError(kernel)
+        self.module = module
+        self.kernel = module.functions[kernel]
+        self.global_addresses = global_addresses
+        self.const_offsets = const_offsets
+        self.reg_index: dict[tuple[str, str], int] = {}
+        self.reg_names: list[str] = []
+        self.reg_types: list[str] = []
+        self.cur_func: str = kernel
+        self.shared: dict[str, int] = {}
+        self.local: dict[tuple[str, str], int] = {}
+        self.fparams: dict[tuple[str, str], int] = {}
+        self.kparams: dict[str, int] = {}
+        self.entry_pc: dict[str, int] = {}
+
+    def error(self, msg: str, ins: Instruction | None = None) -> UnsupportedInstructionError:
+        where = f"kernel {self.kernel.name}"
+        if self.cur_func != self.kernel.name:
+            where += f", function {self.cur_func}"
+        if ins is not None:
+            where += f", PTX line {ins.line}: {ins.text}"
+        return UnsupportedInstructionError(f"{msg} ({where})")
+
+    # -- name resolution used by ops.build -------------------------------------------------
+    def reg(self, name: str, ins: Instruction) -> int:
+        key = (self.cur_func, name)
+        if key not in self.reg_index:
+            raise self.error(f"register {name} is not declared", ins)
+        return self.reg_index[key]
+
+    def symbol_address(self, name: str, ins: Instruction) -> tuple[int, str]:
+        f = self.cur_func
+        if name in self.shared:
+            return self.shared[name], "shared"
+        if (f, name) in self.local:
+            return self.local[(f, name)], "local"
+        if (f, name) in self.fparams:
+            return FUNC_PARAM_BASE + self.fparams[(f, name)], "param"
+        if f == self.kernel.name and name in self.kparams:
+            return self.kparams[name], "param"
+        if name in self.global_addresses:
+            return self.global_addresses[name], "global"
+        if name in self.const_offsets:
+            return self.const_offsets[name], "const"
+        raise self.error(f"unknown symbol {name}", ins)
+
+    def symbol_value(self, name: str, ins: Instruction) -> int:
+        value, space = self.symbol_address(name, ins)
+        return value
+
+    # -- linking ---------------------------------------------------------------------------
+    def reachable_functions(self) -> list[Function]:
+        order = [self.kernel]
+        seen = {self.kernel.name}
+        stack = [(self.kernel, (self.kernel.name,))]
+        while stack:
+            fn, path = stack.pop()
+            for ins in fn.body:
+                if ins.opcode != "call":
+                    continue
+                callee = ins.operands[1].name
+                if callee in path:
+                    raise self.error(f"recursive call of {callee} is not supported", ins)
+                target = self.module.functions.get(callee)
+                if target is None or target.is_decl_only:
+                    raise self.error(f"call of {callee}, which has no body in this module", ins)
+                if callee not in seen:
+                    seen.add(callee)
+                    order.append(target)
+                stack.append((target, path + (callee,)))
+        return order
+
+    def link(self) -> LinkedKernel:
+        funcs = self.reachable_functions()
+        # shared memory: module-scope first, then function bodies; extern (dynamic) after static
+        offset = 0
+        externs = []
+        shared_vars = [v for v in self.module.variables if v.space == "shared"]
+        for fn in funcs:
+            shared_vars += [v for v in fn.variables if v.space == "shared"]
+        for v in shared_vars:
+            if v.extern or v.size == 0:
+                externs.append(v)
+                continue
+            offset = _align(offset, v.align)
+            self.shared[v.name] = offset
+            offset += v.size
+        shared_static = offset
+        dyn_base = _align(shared_static, 16)
+        for v in externs:
+            self.shared[v.name] = dyn_base
+        # kernel params
+        koff = 0
+        param_offsets = []
+        for p in self.kernel.params:
+            koff = _align(koff, p.align)
+            self.kparams[p.name] = koff
+            param_offsets.append(koff)
+            koff += p.size
+        # per-thread local and function-param storage
+        loff = 0
+        foff = 0
+        for fn in funcs:
+            for v in fn.variables:
+                if v.space == "local":
+                    loff = _align(loff, v.align)
+                    self.local[(fn.name, v.name)] = loff
+                    loff += v.size
+                elif v.space == "param":
+                    foff = _align(foff, v.align)
+                    self.fparams[(fn.name, v.name)] = foff
+                    foff += v.size
+            if not fn.is_entry:
+                for v in fn.params + fn.returns:
+                    foff = _align(foff, v.align)
+                    self.fparams[(fn.name, v.name)] = foff
+                    foff += v.size
+        # registers
+        for fn in funcs:
+            for name, t in fn.registers.items():
+                self.reg_index[(fn.name, name)] = len(self.reg_names)
+                self.reg_names.append(name if fn is self.kernel else f"{fn.name}:{name}")
+                self.reg_types.append(t)
+            if not fn.is_entry:
+                for v in fn.params + fn.returns:
+                    pass
+        # flatten code
+        instrs: list[Instruction] = []
+        func_of_pc: list[str] = []
+        ranges: dict[str, tuple[int, int]] = {}
+        for fn in funcs:
+            lo = len(instrs)
+            self.entry_pc[fn.name] = lo
+            instrs.extend(fn.body)
+            func_of_pc.extend([fn.name] * len(fn.body))
+            ranges[fn.name] = (lo, len(instrs))
+        n = len(instrs)
+        kinds = np.zeros(n, np.int8)
+        execs: list = [None] * n
+        guard_reg = np.full(n, -1, np.int32)
+        guard_neg = np.zeros(n, bool)
+        target = np.full(n, -1, np.int64)
+        rpc = np.full(n, -1, np.int64)
+        mem_class: list[str | None] = [None] * n
+        call_sites: dict[int, CallSite] = {}
+        barriers: dict[int, BarrierInfo] = {}
+        for fn in funcs:
+            self.cur_func = fn.name
+            lo, hi = ranges[fn.name]
+            targets: dict[int, int] = {}
+            terms: set[int] = set()
+            cond: set[int] = set()
+            for i, ins in enumerate(fn.body):
+                pc = lo + i
+                if ins.guard is not None:
+                    guard_reg[pc] = self.reg(ins.guard.name, ins)
+                    guard_neg[pc] = ins.guard_negated
+                op = ins.opcode
+                if op in ("bra", "brx"):
+                    if op == "brx":
+                        raise self.error("indirect branches (brx.idx) are not supported", ins)
+                    lab = ins.operands[0]
+                    if not isinstance(lab, Sym) or lab.name not in fn.labels:
+                        raise self.error(f"branch to unknown label {lab}", ins)
+                    kinds[pc] = BRA
+                    target[pc] = lo + fn.labels[lab.name]
+                    targets[pc] = int(target[pc])
+                    if ins.guard is not None:
+                        cond.add(pc)
+                elif op == "call":
+                    kinds[pc] = CALL
+                    call_sites[pc] = self.call_site(ins, fn)
+                elif op == "ret":
+                    kinds[pc] = EXIT if fn.is_entry else RET
+                    if ins.guard is None:
+                        terms.add(pc)
+                elif op == "exit":
+                    kinds[pc] = EXIT
+                    if ins.guard is None:
+                        terms.add(pc)
+                elif op in ("trap", "brkpt"):
+                    kinds[pc] = TRAP
+                    if ins.guard is None:
+                        terms.add(pc)
+                elif op in ("bar", "barrier"):
+                    kinds[pc] = BAR
+                    barriers[pc] = self.barrier(ins)
+                else:
+                    kinds[pc] = ALU
+                    execs[pc] = ops.build(ins, self)
+                    mem_class[pc] = _mem_class(ins, self)
+            # guarded ret/exit may fall through: keep them out of the terminator set (done above)
+            cfg = build_cfg(lo, hi, targets, terms, cond)
+            for pc in cond:
+                b = cfg.block_of[pc]
+                ip = cfg.ipdom[b]
+                rpc[pc] = cfg.starts[ip] if ip >= 0 else -1
+        for pc, site in call_sites.items():
+            pass
+        self.cur_func = self.kernel.name
+        return LinkedKernel(
+            name=self.kernel.name, instructions=instrs, func_of_pc=func_of_pc, kinds=kinds, execs=execs,
+            guard_reg=guard_reg, guard_neg=guard_neg, target=target, rpc=rpc, call_sites=call_sites,
+            barriers=barriers, mem_class=mem_class, reg_names=self.reg_names, reg_types=self.reg_types,
+            kernel_params=self.kernel.params, param_offsets=param_offsets, param_size=koff,
+            shared_static=shared_static, shared_symbols=dict(self.shared), local_size=_align(loff, 16),
+            func_param_size=_align(foff, 16), const_symbols=dict(self.const_offsets),
+            global_symbols=dict(self.global_addresses),
+            registers_per_thread=estimate_registers(funcs, self.kernel),
+        )
+
+    def call_site(self, ins: Instruction, caller: Function) -> CallSite:
+        rets, callee_sym, args = ins.operands
+        callee = self.module.functions[callee_sym.name]
+        if len(args.elems) != len(callee.params):
+            raise self.error(f"call of {callee.name} with {len(args.elems)} arguments; it takes {len(callee.params)}", ins)
+        copy_in = []
+        for a, p in zip(args.elems, callee.params):
+            if not isinstance(a, Sym) or (caller.name, a.name) not in self.fparams:
+                raise self.error(f"call argument {a} is not a .param variable", ins)
+            copy_in.append((self.fparams[(caller.name, a.name)], self.fparams[(callee.name, p.name)], p.size))
+        copy_out = []
+        for r, p in zip(rets.elems, callee.returns):
+            if not isinstance(r, Sym) or (caller.name, r.name) not in self.fparams:
+                raise self.error(f"call return {r} is not a .param variable", ins)
+            copy_out.append((self.fparams[(callee.name, p.name)], self.fparams[(caller.name, r.name)], p.size))
+        # callee entry is filled in after flattening (entry_pc known then)
+        return CallSite(callee_entry=self.entry_pc[callee.name], copy_in=copy_in, copy_out=copy_out)
+
+    def barrier(self, ins: Instruction) -> BarrierInfo:
+        o = ops.Operands(ins, self)
+        mods = ins.mods
+        kind = "arrive" if "arrive" in mods else "red" if "red" in mods else "sync"
+        if not ins.operands:
+            raise self.error("barrier without a barrier number", ins)
+        bid = o.src(ins.operands[0], "u32")
+        info = BarrierInfo(kind, bid, None)
+        if kind == "red":
+            # bar.red.popc.u32 d, a{, b}, {!}c ; bar.red.and.pred p, a{, b}, {!}c
+            info.red_op = next(m for m in mods if m in ("popc", "and", "or"))
+            info.red_dst_type = "u32" if info.red_op == "popc" else "pred"
+            info.red_dst = self.reg(ins.operands[0].name, ins)
+            info.barrier_id = o.src(ins.operands[1], "u32")
+            info.red_src = o.src(ins.operands[-1], "pred")
+            if len(ins.operands) == 4:
+                info.count = o.src(ins.operands[2], "u32")
+        elif len(ins.operands) > 1:
+            info.count = o.src(ins.operands[1], "u32")
+        return info
+
+
+def _mem_class(ins: Instruction, link: _Linker) -> str | None:
+    op = ins.opcode
+    if op in ("ld", "ldu", "st"):
+        kind = "ld" if op in ("ld", "ldu") else "st"
+    elif op in ("atom", "red"):
+        kind = op
+    else:
+        return None
+    space = next((m for m in ins.mods if m in ("global", "shared", "local", "param", "const")), None)
+    if space is None:
+        addr = next((x for x in ins.operands if isinstance(x, Addr)), None)
+        if addr is not None and isinstance(addr.base, Sym):
+            try:
+                space = link.symbol_address(addr.base.name, ins)[1]
+            except UnsupportedInstructionError:
+                space = None
+    if any(m.startswith("shared") for m in ins.mods):
+        space = "shared"
+    return f"{space or 'generic'}_{kind}"
+
+
+def estimate_registers(funcs: list[Function], kernel: Function) -> int:
+    """Registers per thread: the most 32-bit registers live at once (liveness over the kernel's
+    straight-line order, a cheap upper-bound-ish estimate), plus a few that ptxas always uses,
+    rounded up to the allocation unit of 8. PTX only has virtual registers, so this is an estimate;
+    a launch can override it."""
+    best = 0
+    for fn in funcs:
+        widths = {name: (2 if type_bits(t) == 64 else 0 if t == "pred" else 1) for name, t in fn.registers.items()}
+        first: dict[str, int] = {}
+        last: dict[str, int] = {}
+        loop_ext: list[tuple[int, int]] = []
+        for i, ins in enumerate(fn.body):
+            for name in _reg_names(ins):
+                first.setdefault(name, i)
+                last[name] = i
+            if ins.opcode == "bra" and isinstance(ins.operands[0], Sym):
+                t = fn.labels.get(ins.operands[0].name, i)
+                if t <= i:
+                    loop_ext.append((t, i))
+        # a value used inside a loop and defined before it stays live through the whole loop
+        for name in list(first):
+            for lo, hi in loop_ext:
+                if first[name] < lo <= last[name] <= hi:
+                    last[name] = hi
+        delta = np.zeros(len(fn.body) + 2, np.int64)
+        for name, f in first.items():
+            delta[f] += widths.get(name, 1)
+            delta[last[name] + 1] -= widths.get(name, 1)
+        live = int(np.cumsum(delta).max()) if len(fn.body) else 0
+        best = max(best, live)
+    regs = best + 4  # ptxas keeps a few registers for addresses and the stack pointer
+    return int(min(255, max(8, _align(regs, 8))))
+
+
+def _reg_names(ins: Instruction):
+    def walk(op):
+        if isinstance(op, Reg):
+            yield op.name.lstrip("!")
+        elif isinstance(op, Addr) and isinstance(op.base, Reg):
+            yield op.base.name
+        elif isinstance(op, Vec):
+            for e in op.elems:
+                yield from walk(e)
+    if ins.guard is not None:
+        yield ins.guard.name
+    for op in ins.operands:
+        yield from walk(op)
+
+
+def link_kernel(module: Module, kernel: str, global_addresses: dict[str, int] | None = None,
+                const_offsets: dict[str, int] | None = None) -> LinkedKernel:
+    """Link `kernel` of `module` for execution."""
+    return _Linker(module, kernel, global_addresses or {}, const_offsets or {}).link()
+
+
+__all__ = ["LinkedKernel", "link_kernel", "ALU", "BRA", "CALL", "RET", "EXIT", "BAR", "TRAP", "CONST_WINDOW"]

@@ -1,0 +1,164 @@
+"""Global/local memory coalescer: warp requests -> 32-byte sectors and 128-byte lines.
+
+ncu semantics (Nsight Compute Kernel Profiling Guide, "Memory" terms, Volta and newer): a global or
+local memory instruction executed by a warp sends *one request* to L1TEX; the request accesses the
+distinct aligned 32-byte sectors that its active lanes touch, grouped in 128-byte cache lines (tags).
+A lane accessing ``size`` bytes at ``addr`` touches every sector in [addr, addr + size).
+Inactive lanes touch nothing; a warp with no active lane makes no request (ncu does not count a
+fully predicated-off instruction at all).
+
+Everything is vectorised over the k warps of a call: per-row sort of the (k, 2*32) candidate
+sector numbers, then first-occurrence marks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+SECTOR_SHIFT = 5  # 32-byte sectors
+LINE_SHIFT = 7  # 128-byte lines
+_SENTINEL = np.iinfo(np.int64).max
+
+
+@dataclass
+class Coalesced:
+    """Result of coalescing k warp accesses.
+
+    requests: int64[k], 1 for a warp with an active lane else 0
+    sectors:  int64[k], distinct sectors per warp
+    lines:    int64[k], distinct 128-byte lines per warp
+    g_warp, g_line, g_mask: one entry per (warp, line) touched, warps in call order and lines
+        ascending inside a warp; g_mask is the 4-bit mask of the line's sectors touched.
+    sector_warp, sector_id: every (warp, sector) pair, same order (for pictures).
+    """
+
+    requests: np.ndarray
+    sectors: np.ndarray
+    lines: np.ndarray
+    g_warp: np.ndarray
+    g_line: np.ndarray
+    g_mask: np.ndarray
+    sector_warp: np.ndarray
+    sector_id: np.ndarray
+
+
+def coalesce(addr: np.ndarray, mask: np.ndarray, size: int) -> Coalesced:
+    """Coalesce k warp accesses: addr uint64/int64[k, 32], mask bool[k, 32], size bytes per lane."""
+    addr = np.asarray(addr)
+    mask = np.asarray(mask, dtype=bool)
+    if addr.ndim == 1:
+        addr, mask = addr[None, :], mask[None, :]
+    if size not in (1, 2, 4, 8, 16, 32):
+        raise ValueError(f"access size must be 1, 2, 4, 8, 16 or 32 bytes, got {size}")
+    k, lanes = addr.shape
+    a = addr.astype(np.int64)
+    s_first = a >> SECTOR_SHIFT
+    s_last = (a + (size - 1)) >> SECTOR_SHIFT  # a lane's access spans at most 2 sectors (size <= 32)
+    cand = np.concatenate([np.where(mask, s_first, _SENTINEL), np.where(mask, s_last, _SENTINEL)], axis=1)
+    cand.sort(axis=1)
+    first = np.empty(cand.shape, dtype=bool)
+    first[:, 0] = True
+    first[:, 1:] = cand[:, 1:] != cand[:, :-1]
+    first &= cand != _SENTINEL
+    sectors = first.sum(axis=1).astype(np.int64)
+    rows, cols = np.nonzero(first)  # row-major: warps in order, sectors ascending
+    sec = cand[rows, cols]
+    line = sec >> (LINE_SHIFT - SECTOR_SHIFT)
+    bit = (np.int64(1) << (sec & 3)).astype(np.uint8)
+    n = sec.size
+    if n:
+        new = np.empty(n, dtype=bool)
+        new[0] = True
+        new[1:] = (line[1:] != line[:-1]) | (rows[1:] != rows[:-1])
+        starts = np.flatnonzero(new)
+        g_mask = np.bitwise_or.reduceat(bit, starts)
+        g_warp = rows[starts].astype(np.int64)
+        g_line = line[starts]
+        lines = np.bincount(g_warp, minlength=k).astype(np.int64)
+    else:
+        g_mask = np.zeros(0, np.uint8)
+        g_warp = np.zeros(0, np.int64)
+        g_line = np.zeros(0, np.int64)
+        lines = np.zeros(k, np.int64)
+    return Coalesced(
+        requests=mask.any(axis=1).astype(np.int64),
+        sectors=sectors,
+        lines=lines,
+        g_warp=g_warp,
+        g_line=g_line,
+        g_mask=g_mask,
+        sector_warp=rows.astype(np.int64),
+        sector_id=sec,
+    )
+
+
+def coalesce_reference(addr, mask, size: int) -> tuple[list[int], list[int], list[list[int]]]:
+    """Per-lane brute-force reference: (sectors per warp, lines per warp, sorted sector lists)."""
+    n_sec, n_lines, lists = [], [], []
+    for a_row, m_row in zip(np.asarray(addr).tolist(), np.asarray(mask).tolist(), strict=True):
+        secs = set()
+        for a, m in zip(a_row, m_row, strict=True):
+            if m:
+                for byte in range(int(a), int(a) + size):
+                    secs.add(byte // 32)
+        n_sec.append(len(secs))
+        n_lines.append(len({s // 4 for s in secs}))
+        lists.append(sorted(secs))
+    return n_sec, n_lines, lists
+
+
+# ---------------------------------------------------------------------------------------------
+# numba fast path (same result as coalesce(); used by MemorySystem). Plain loops over lanes.
+
+from numba import njit  # noqa: E402
+
+
+@njit(cache=True)
+def coalesce_nb(addr, mask, size, sectors, lines, g_warp, g_line, g_mask):
+    """Loop version of coalesce(): fills per-warp ``sectors``/``lines`` and the (warp, line, mask)
+    groups; returns the number of groups. addr int64[k, L], mask bool[k, L]; g_* hold >= 2*k*L."""
+    k, L = addr.shape
+    buf = np.empty(2 * L, dtype=np.int64)
+    ng = 0
+    for w in range(k):
+        n = 0
+        for l in range(L):
+            if mask[w, l]:
+                a = addr[w, l]
+                s0 = a >> 5
+                s1 = (a + size - 1) >> 5
+                # insertion keeps buf sorted; typical warps are nearly sorted, so this is ~O(n)
+                for s in (s0, s1):
+                    j = n
+                    while j > 0 and buf[j - 1] > s:
+                        buf[j] = buf[j - 1]
+                        j -= 1
+                    buf[j] = s
+                    n += 1
+                    if s1 == s0:
+                        break
+        nsec = 0
+        nlines = 0
+        prev = np.int64(-1)
+        prev_line = np.int64(-1)
+        for i in range(n):
+            s = buf[i]
+            if i > 0 and s == prev:
+                continue
+            prev = s
+            nsec += 1
+            ln = s >> 2
+            if nlines == 0 or ln != prev_line:
+                g_warp[ng] = w
+                g_line[ng] = ln
+                g_mask[ng] = np.uint8(1 << (s & 3))
+                ng += 1
+                nlines += 1
+                prev_line = ln
+            else:
+                g_mask[ng - 1] = g_mask[ng - 1] | np.uint8(1 << (s & 3))
+        sectors[w] = nsec
+        lines[w] = nlines
+    return ng

@@ -1,0 +1,136 @@
+"""Frozen description of the memory hierarchy (shared-memory banks, L1/TEX, L2, DRAM).
+
+Every number carries where it comes from. "Assumed" marks a modelling choice for which we found
+no primary source we trust; those are the first things to measure on the device.
+
+Sources referred to below:
+  [CUDA-PG]   CUDA C++ Programming Guide, "Compute Capability 9.0" / "Shared Memory" sections:
+              32 banks, successive 32-bit words in successive banks; unified L1/shared 256 KB per SM;
+              shared-memory carveouts 0, 8, 16, 32, 64, 100, 132, 164, 196, 228 KB.
+  [NCU-KPG]   Nsight Compute Kernel Profiling Guide, "Memory" terms: a sector is an aligned 32-byte
+              chunk, L1 and L2 lines are four sectors (128 B); hits are per sector.
+  [H200]      DESIGN.md "Facts about the H200" (device query): L2 = 62,914,560 B; 132 SMs.
+  [CALIB]     /work/shared/calibration/h200_metrics.json (ncu on a real H200).
+  [LIMIT]     CUDA runtime cudaLimitMaxL2FetchGranularity: "maximum fetch granularity of L2
+              (in bytes), 0..128, a hint".
+  [HOPPER-WP] NVIDIA H100 Tensor Core GPU Architecture whitepaper: 50 MB L2 on H100 SXM5, split in
+              two partitions; L1/shared 256 KB per SM.
+  [A100-WP]   NVIDIA A100 Tensor Core GPU Architecture whitepaper: 40 MB L2, two partitions,
+              192 KB L1/shared per SM (carveouts up to 164 KB).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+KB = 1024
+MB = 1024 * KB
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    """Sizes, widths and policies of the simulated memory system (default: NVIDIA H200)."""
+
+    # --- granularity --------------------------------------------------------------------------
+    sector_bytes: int = 32  # [NCU-KPG] a sector is an aligned 32-byte chunk
+    line_bytes: int = 128  # [NCU-KPG] L1 and L2 lines are four sectors
+
+    # --- shared memory ------------------------------------------------------------------------
+    shared_banks: int = 32  # [CUDA-PG] 32 banks ...
+    shared_bank_bytes: int = 4  # [CUDA-PG] ... of successive 32-bit words
+    # Bytes one wavefront moves (32 banks x 4 B). A warp access of W bytes per lane is processed
+    # in phases of 128 // W lanes (64-bit: half-warps, 128-bit: quarter-warps); see banks.py.
+    shared_wavefront_bytes: int = 128
+
+    # --- L1 / TEX (one per SM) ----------------------------------------------------------------
+    l1_shared_unified_bytes: int = 256 * KB  # [CUDA-PG]/[HOPPER-WP] unified L1 + shared per SM (H100/H200)
+    # Carveouts the driver can give to shared memory [CUDA-PG, cc 9.0]. The L1 gets the rest.
+    shared_carveouts_kb: tuple[int, ...] = (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)
+    # [H200] 1 KB reserved per CTA ([CALIB] launch__shared_mem_per_block_driver = 1024)
+    shared_reserved_per_cta: int = 1 * KB
+    # Assumed: associativity and replacement are not documented; 16-way LRU. The number of sets is
+    # capacity_lines // l1_ways, so a larger shared carveout removes sets (index = line % sets).
+    l1_ways: int = 16
+    # L1 policies (Hopper): global loads allocate in L1 (default ld.ca-like caching on sm_70+,
+    # [CALIB] gemm_naive shows 87.5 % L1 hits); global stores are write-through and do not allocate
+    # (Volta/Turing tuning guides: "L1 can cache write operations (write-through)"): a store updates
+    # sectors that are already resident (they stay valid), and misses allocate nothing.
+    # Atomics/reductions are performed at L2 and invalidate the touched sectors of the SM's L1 line.
+    # Local memory (spills, local arrays) is cached in L1 with write-allocate (stores fill the line).
+    l1_store_updates_resident: bool = True
+
+    # --- L2 (one per GPU) ---------------------------------------------------------------------
+    l2_bytes: int = 62_914_560  # [H200] device query
+    # Assumed: 16-way LRU, one unified cache. The real L2 is two partitions with an address hash
+    # over slices; data homed in the far partition can also be cached near the requesting SM
+    # ([A100-WP]), which lowers the effective capacity. We model one cache of the full size with a
+    # simple XOR-folded set hash (no pathological power-of-two strides); see l2.py.
+    l2_ways: int = 16
+    l2_partitions: int = 2  # [HOPPER-WP] documented only; not used by the model
+    # Write-back, write-allocate: a store marks its sectors valid+dirty without reading DRAM
+    # (byte-masked sectors); dirty sectors go to DRAM only when evicted.
+    # ncu counts L2 write lookups as hits on a cold L2 ([CALIB] strided_copy_s1: 131,072 read misses
+    # + 131,072 writes give lts__t_sector_hit_rate 53.6 %, impossible unless the writes hit); we count
+    # every write sector as a hit.
+    l2_write_counts_as_hit: bool = True
+    # DRAM fetch granularity on an L2 read miss: the aligned 64-byte sector pair ([LIMIT] default;
+    # [CALIB] strided_copy_s32 reads one sector per 128-byte line and DRAM reads 64 B per sector:
+    # 67,115,776 B for 1,048,576 sectors, while s8 reading whole lines reads 32 B per sector).
+    l2_fetch_bytes: int = 64
+
+    # --- DRAM ---------------------------------------------------------------------------------
+    # ncu's dram__bytes_read/write count 32-byte sector transfers ([NCU-KPG]): bytes = 32 x sectors.
+    dram_atom_bytes: int = 32
+
+    # --- local memory -------------------------------------------------------------------------
+    # Assumed base of the simulated local-memory window (far above the global heap) and the per-thread
+    # local size used to place each warp's interleaved block (begin_kernel can override it).
+    local_base: int = 1 << 46
+    local_bytes_per_thread: int = 1 * KB
+
+    # --- derived ------------------------------------------------------------------------------
+    @property
+    def sectors_per_line(self) -> int:
+        return self.line_bytes // self.sector_bytes
+
+    @property
+    def l2_lines(self) -> int:
+        return self.l2_bytes // self.line_bytes
+
+    @property
+    def l2_sets(self) -> int:
+        return self.l2_lines // self.l2_ways
+
+    def shared_carveout(self, need_bytes: int) -> int:
+        """Smallest carveout (bytes) in shared_carveouts_kb that holds need_bytes.
+
+        The brief's rule (smallest carveout >= ctas_per_sm * (shared_per_cta + 1 KB)). NOTE: the
+        real driver often picks a larger one ([CALIB] launch__shared_mem_config_size: 32 KB for 8 CTAs
+        x 1 KB, 64 KB for 8 x 3 KB, 100 KB for 8 x 5 KB); begin_kernel accepts carveout_bytes= to
+        pass the real value.
+        """
+        for c in self.shared_carveouts_kb:
+            if c * KB >= need_bytes:
+                return c * KB
+        raise ValueError(f"shared memory need of {need_bytes} B exceeds the largest carveout")
+
+    def l1_bytes(self, carveout_bytes: int) -> int:
+        return self.l1_shared_unified_bytes - carveout_bytes
+
+
+def memory_config_for(gpu) -> MemoryConfig:
+    """The memory configuration for a GPUConfig preset (L2 size and unified L1 size by name)."""
+    name = getattr(gpu, "name", str(gpu)).upper()
+    base = MemoryConfig()
+    if "H200" in name:
+        return base
+    if "H100" in name:
+        return replace(base, l2_bytes=50 * MB)  # [HOPPER-WP] 50 MB L2 on H100 SXM5
+    if "A100" in name:
+        return replace(
+            base,
+            l2_bytes=40 * MB,  # [A100-WP]
+            l1_shared_unified_bytes=192 * KB,  # [A100-WP]
+            shared_carveouts_kb=(0, 8, 16, 32, 64, 100, 132, 164),  # [CUDA-PG, cc 8.0]
+        )
+    return base

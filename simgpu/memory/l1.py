@@ -1,0 +1,171 @@
+"""L1 data cache (one per SM) and the batch walk through L1 -> L2 -> DRAM.
+
+State is plain NumPy arrays (numba-friendly), one slice per SM:
+    tags  int64[num_sms, max_sets, ways]   line address, -1 = empty
+    valid uint8[num_sms, max_sets, ways]   4-bit sector mask
+    lru   int64[num_sms, max_sets, ways]   last-use stamp
+Only the first ``nsets`` sets are used: nsets = L1 capacity lines // ways, where the capacity is the
+unified 256 KB minus the launch's shared-memory carveout (index = line % nsets).
+
+Policies (config.py has the sources):
+* global load: lookup per sector (hit = tag present and sector valid); missing sectors are requested
+  from L2 (one L2 lookup per line with the missing-sector mask) and filled; the line allocates
+  (LRU victim, empty ways first). L1 holds no dirty data for global memory.
+* global store: write-through to L2 with every store sector; no allocation on a miss; sectors already
+  resident are updated in place and stay valid (counted as L1 hits), the rest count as misses.
+* atomic / reduction: executed at L2; the touched sectors of a resident line are invalidated; every
+  sector counts as an L1 miss.
+* local load: like a global load. local store: write-allocate in L1 (the line is filled with the stored
+  sectors) and written through to L2, so a later reload of a spill hits in L1.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simgpu.memory.l2 import (
+    C_L1_HIT,
+    C_L1_MISS,
+    L2_ATOM,
+    L2_READ,
+    L2_RED,
+    L2_WRITE,
+    l2_access,
+    popcount4,
+)
+
+# operation codes of hierarchy_batch
+OP_LD = 0
+OP_ST = 1
+OP_ATOM = 2
+OP_RED = 3
+OP_LOCAL_LD = 4
+OP_LOCAL_ST = 5
+OP_CODES = {"ld": OP_LD, "st": OP_ST, "atom": OP_ATOM, "red": OP_RED}
+
+
+@njit(cache=True, inline="always")
+def _l1_find(tags, sm, s, line):
+    for w in range(tags.shape[2]):
+        if tags[sm, s, w] == line:
+            return w
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _l1_alloc(tags, valid, lru, sm, s, line):
+    ways = tags.shape[2]
+    best = 0
+    best_stamp = lru[sm, s, 0]
+    for w in range(ways):
+        if tags[sm, s, w] == -1:
+            best = w
+            break
+        if lru[sm, s, w] < best_stamp:
+            best_stamp = lru[sm, s, w]
+            best = w
+    tags[sm, s, best] = line
+    valid[sm, s, best] = 0
+    return best
+
+
+@njit(cache=True)
+def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
+                    l1_tags, l1_valid, l1_lru, l1_nsets, l1_stamp,
+                    l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
+                    ctr, w_l1_hit, w_l2_hit):
+    """Walk the first n (warp, line, sector-mask) groups, in order, through L1, L2 and DRAM.
+
+    warp_sm: SM of each warp. ctr: int64[N_COUNTERS] accumulated; w_l1_hit / w_l2_hit: per-warp
+    sectors that hit in L1 / (of the rest) in L2, for the timing model and pictures.
+    """
+    for i in range(n):
+        sm = warp_sm[g_warp[i]]
+        line = g_line[i]
+        m = np.int64(g_mask[i])
+        cnt = popcount4(m)
+        l1h = np.int64(0)
+        l2h = np.int64(0)
+        if op == OP_ATOM or op == OP_RED:
+            if l1_nsets > 0:
+                s = line % l1_nsets
+                w = _l1_find(l1_tags, sm, s, line)
+                if w >= 0:
+                    l1_valid[sm, s, w] = np.int64(l1_valid[sm, s, w]) & ~m & 15
+            ctr[C_L1_MISS] += cnt
+            kind = L2_ATOM if op == OP_ATOM else L2_RED
+            l2h = l2_access(kind, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
+                      l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
+        elif op == OP_ST or op == OP_LOCAL_ST:
+            if l1_nsets > 0:
+                s = line % l1_nsets
+                w = _l1_find(l1_tags, sm, s, line)
+                if w < 0 and op == OP_LOCAL_ST:
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, sm, s, line)
+                if w >= 0:
+                    v = np.int64(l1_valid[sm, s, w])
+                    l1h = v & m
+                    if op == OP_LOCAL_ST:
+                        l1_valid[sm, s, w] = v | m
+                    l1_stamp[0] += 1
+                    l1_lru[sm, s, w] = l1_stamp[0]
+            h = popcount4(l1h)
+            ctr[C_L1_HIT] += h
+            ctr[C_L1_MISS] += cnt - h
+            l2h = l2_access(L2_WRITE, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
+                            l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
+        else:  # loads (global and local)
+            miss = m
+            if l1_nsets > 0:
+                s = line % l1_nsets
+                w = _l1_find(l1_tags, sm, s, line)
+                if w < 0:
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, sm, s, line)
+                v = np.int64(l1_valid[sm, s, w])
+                l1h = v & m
+                miss = m & ~v & 15
+                l1_valid[sm, s, w] = v | m
+                l1_stamp[0] += 1
+                l1_lru[sm, s, w] = l1_stamp[0]
+            h = popcount4(l1h)
+            ctr[C_L1_HIT] += h
+            ctr[C_L1_MISS] += cnt - h
+            if miss:
+                l2h = l2_access(L2_READ, line, miss, l2_tags, l2_valid, l2_dirty, l2_lru,
+                                l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
+        w_l1_hit[g_warp[i]] += popcount4(l1h)
+        w_l2_hit[g_warp[i]] += popcount4(l2h)
+
+
+class L1Caches:
+    """The L1 state arrays of all SMs."""
+
+    def __init__(self, num_sms: int, unified_bytes: int, ways: int, line_bytes: int = 128):
+        self.num_sms = num_sms
+        self.ways = ways
+        self.line_bytes = line_bytes
+        self.max_sets = unified_bytes // line_bytes // ways
+        shape = (num_sms, self.max_sets, ways)
+        self.tags = np.full(shape, -1, dtype=np.int64)
+        self.valid = np.zeros(shape, dtype=np.uint8)
+        self.lru = np.zeros(shape, dtype=np.int64)
+        self.stamp = np.zeros(1, dtype=np.int64)
+        self.nsets = self.max_sets
+
+    def configure(self, capacity_bytes: int) -> None:
+        """Set the capacity left to L1 by the shared-memory carveout (contents are flushed)."""
+        nsets = max(0, capacity_bytes // self.line_bytes // self.ways)
+        if nsets != self.nsets:
+            self.reset()
+        self.nsets = min(nsets, self.max_sets)
+
+    def reset(self) -> None:
+        self.tags.fill(-1)
+        self.valid.fill(0)
+        self.lru.fill(0)
+        self.stamp[0] = 0
+
+    @property
+    def capacity_bytes(self) -> int:
+        return self.nsets * self.ways * self.line_bytes

@@ -1,0 +1,195 @@
+"""Device arrays with CuPy's shape: `asarray`, `zeros`, `empty`, `arr.get()`, `asnumpy`.
+
+A DeviceArray is a C-contiguous window onto one allocation of the simulated device's global
+memory. Its `.data.ptr` is the device address a kernel sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simgpu.runtime.device import current_device
+
+
+@dataclass(frozen=True)
+class MemoryPointer:
+    """CuPy's `arr.data`: the device address (`ptr`) of the first element."""
+
+    ptr: int
+
+
+class DeviceArray:
+    """An n-dimensional array in simulated device memory (C order)."""
+
+    def __init__(self, shape, dtype=np.float32, *, _buffer: np.ndarray | None = None, _ptr: int | None = None,
+                 _offset: int = 0) -> None:
+        self.shape = tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
+        self.dtype = np.dtype(dtype)
+        if any(s < 0 for s in self.shape):
+            raise ValueError(f"negative dimensions are not allowed: {self.shape}")
+        if _buffer is None:
+            _ptr, _buffer = current_device().heap.allocate(self.nbytes)
+        self._buffer = _buffer
+        self._ptr = _ptr
+        self._offset = _offset
+
+    # -- CuPy-like attributes ----------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return int(np.prod(self.shape, dtype=np.int64))
+
+    @property
+    def nbytes(self) -> int:
+        return self.size * self.dtype.itemsize
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    @property
+    def itemsize(self) -> int:
+        return self.dtype.itemsize
+
+    @property
+    def data(self) -> MemoryPointer:
+        return MemoryPointer(self._ptr + self._offset)
+
+    @property
+    def ptr(self) -> int:
+        return self._ptr + self._offset
+
+    def __len__(self) -> int:
+        if not self.shape:
+            raise TypeError("len() of a 0-d array")
+        return self.shape[0]
+
+    def _host_view(self) -> np.ndarray:
+        raw = self._buffer[self._offset:self._offset + self.nbytes]
+        return raw.view(self.dtype).reshape(self.shape)
+
+    def get(self, stream=None, order: str = "C", out: np.ndarray | None = None) -> np.ndarray:
+        """Copy to a new host (NumPy) array, as CuPy's `get()`."""
+        host = self._host_view().copy()
+        if out is not None:
+            out[...] = host
+            return out
+        return host
+
+    def set(self, arr, stream=None) -> None:
+        """Copy a host array of the same shape into this device array."""
+        src = np.asarray(arr, dtype=self.dtype)
+        if src.shape != self.shape:
+            raise ValueError(f"shape mismatch: device array {self.shape}, host array {src.shape}")
+        self._host_view()[...] = src
+
+    def fill(self, value) -> None:
+        self._host_view()[...] = value
+
+    def copy(self) -> DeviceArray:
+        out = DeviceArray(self.shape, self.dtype)
+        out._host_view()[...] = self._host_view()
+        return out
+
+    def reshape(self, *shape) -> DeviceArray:
+        if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+            shape = tuple(shape[0])
+        shape = tuple(int(s) for s in shape)
+        if -1 in shape:
+            known = int(np.prod([s for s in shape if s != -1]))
+            shape = tuple(self.size // known if s == -1 else s for s in shape)
+        if int(np.prod(shape)) != self.size:
+            raise ValueError(f"cannot reshape array of size {self.size} into shape {shape}")
+        return DeviceArray(shape, self.dtype, _buffer=self._buffer, _ptr=self._ptr, _offset=self._offset)
+
+    def ravel(self) -> DeviceArray:
+        return self.reshape(self.size)
+
+    def view(self, dtype) -> DeviceArray:
+        dt = np.dtype(dtype)
+        if self.nbytes % dt.itemsize:
+            raise ValueError("the new dtype does not divide the array's size in bytes")
+        return DeviceArray((self.nbytes // dt.itemsize,), dt, _buffer=self._buffer, _ptr=self._ptr,
+                           _offset=self._offset)
+
+    def astype(self, dtype) -> DeviceArray:
+        return asarray(self._host_view().astype(dtype))
+
+    def __getitem__(self, key) -> DeviceArray:
+        """Contiguous slices along the first axis only (views, like CuPy)."""
+        if isinstance(key, slice) and (key.step in (None, 1)) and self.ndim >= 1:
+            start, stop, _ = key.indices(self.shape[0])
+            stop = max(start, stop)
+            row = self.nbytes // self.shape[0] if self.shape[0] else 0
+            return DeviceArray((stop - start,) + self.shape[1:], self.dtype, _buffer=self._buffer, _ptr=self._ptr,
+                               _offset=self._offset + start * row)
+        raise TypeError("simgpu device arrays support only contiguous slices a[i:j]; copy to the host with .get()")
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError("implicit conversion of a simgpu device array to NumPy is not allowed; use .get() "
+                        "(as with CuPy)")
+
+    def __repr__(self) -> str:
+        return f"simgpu.DeviceArray(shape={self.shape}, dtype={self.dtype}, ptr=0x{self.ptr:x})"
+
+
+ndarray = DeviceArray
+
+
+def asarray(a, dtype=None) -> DeviceArray:
+    """Copy a host array (or anything NumPy accepts) to the device; device arrays pass through."""
+    if isinstance(a, DeviceArray):
+        return a if dtype is None or np.dtype(dtype) == a.dtype else a.astype(dtype)
+    host = np.ascontiguousarray(np.asarray(a, dtype=dtype))
+    out = DeviceArray(host.shape, host.dtype)
+    out._host_view()[...] = host
+    return out
+
+
+array = asarray
+
+
+def empty(shape, dtype=np.float32) -> DeviceArray:
+    """An uninitialised device array (simgpu fills it with zeros, deterministically)."""
+    return DeviceArray(shape, dtype)
+
+
+def zeros(shape, dtype=np.float32) -> DeviceArray:
+    return DeviceArray(shape, dtype)
+
+
+def ones(shape, dtype=np.float32) -> DeviceArray:
+    out = DeviceArray(shape, dtype)
+    out.fill(1)
+    return out
+
+
+def full(shape, fill_value, dtype=None) -> DeviceArray:
+    dt = np.dtype(dtype) if dtype is not None else np.asarray(fill_value).dtype
+    out = DeviceArray(shape, dt)
+    out.fill(fill_value)
+    return out
+
+
+def empty_like(a, dtype=None) -> DeviceArray:
+    return DeviceArray(a.shape, dtype or a.dtype)
+
+
+def zeros_like(a, dtype=None) -> DeviceArray:
+    return DeviceArray(a.shape, dtype or a.dtype)
+
+
+def ones_like(a, dtype=None) -> DeviceArray:
+    return ones(a.shape, dtype or a.dtype)
+
+
+def arange(*args, dtype=None) -> DeviceArray:
+    return asarray(np.arange(*args, dtype=dtype))
+
+
+def asnumpy(a) -> np.ndarray:
+    """A host copy of a device array (NumPy arrays pass through), as `cupy.asnumpy`."""
+    if isinstance(a, DeviceArray):
+        return a.get()
+    return np.asarray(a)

@@ -1,0 +1,63 @@
+"""The simulated device: its global memory and the GPU preset that launches use.
+
+Like a CUDA context there is one current device. Device memory is shared by all presets (an
+array allocated once can be used by launches on any preset); each preset keeps its own memory
+system so that warm caches carry over between launches on the same GPU.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+
+from simgpu.arch import GPUConfig, get_preset
+from simgpu.exec.memory import GlobalHeap
+
+
+class Device:
+    """Global memory plus the current GPU description."""
+
+    def __init__(self, gpu: str | GPUConfig = "h200") -> None:
+        self.heap = GlobalHeap()
+        self.gpu = get_preset(gpu)
+        self._memory_systems: dict[str, object] = {}
+
+    def memory_system(self, gpu: GPUConfig):
+        """The (persistent) memory system of `gpu`, created on first use."""
+        from simgpu.memory.system import MemorySystem
+
+        key = repr(gpu)
+        if key not in self._memory_systems:
+            self._memory_systems[key] = MemorySystem(gpu)
+        return self._memory_systems[key]
+
+
+_state = threading.local()
+_default = Device()
+
+
+def current_device() -> Device:
+    return getattr(_state, "device", _default)
+
+
+def current_gpu() -> GPUConfig:
+    return getattr(_state, "gpu", None) or current_device().gpu
+
+
+def set_gpu(gpu: str | GPUConfig) -> GPUConfig:
+    """Select the GPU preset used by later launches (e.g. "h200", "h100", "a100", "teaching")."""
+    cfg = get_preset(gpu)
+    current_device().gpu = cfg
+    return cfg
+
+
+@contextlib.contextmanager
+def use_gpu(gpu: str | GPUConfig) -> Iterator[GPUConfig]:
+    """Launch on another GPU preset inside a `with` block."""
+    prev = getattr(_state, "gpu", None)
+    _state.gpu = get_preset(gpu)
+    try:
+        yield _state.gpu
+    finally:
+        _state.gpu = prev

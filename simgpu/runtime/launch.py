@@ -1,0 +1,222 @@
+"""A kernel launch: check it as CUDA would, lay out its arguments, run it, report it."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from simgpu.arch import GPUConfig, get_preset
+from simgpu.core.engine import Engine
+from simgpu.errors import LaunchError
+from simgpu.exec.program import LinkedKernel
+from simgpu.runtime.arrays import DeviceArray
+from simgpu.runtime.device import current_device, current_gpu
+from simgpu.stats.report import LaunchReport, build_per_pc
+
+_PARAM_KIND = {"u8": "u", "u16": "u", "u32": "u", "u64": "u", "s8": "i", "s16": "i", "s32": "i", "s64": "i",
+               "f16": "f", "f32": "f", "f64": "f", "b8": "b", "b16": "b", "b32": "b", "b64": "b"}
+
+
+def _dim3(x, what: str) -> tuple[int, int, int]:
+    if isinstance(x, (int, np.integer)):
+        x = (int(x),)
+    try:
+        t = tuple(int(v) for v in x)
+    except TypeError:
+        raise LaunchError(f"{what} must be an int or a tuple of up to 3 ints, got {x!r}") from None
+    if not 1 <= len(t) <= 3:
+        raise LaunchError(f"{what} must have 1 to 3 dimensions, got {x!r}")
+    t = t + (1,) * (3 - len(t))
+    if any(v <= 0 for v in t):
+        raise LaunchError(f"{what} {x!r} has a dimension <= 0 (CUDA: invalid configuration argument)")
+    return t  # type: ignore[return-value]
+
+
+def pack_arguments(lk: LinkedKernel, args) -> np.ndarray:
+    """Lay the arguments out in .param space; reject what CuPy/CUDA would get wrong or refuse."""
+    params = lk.kernel_params
+    if not isinstance(args, (tuple, list)):
+        raise LaunchError(f"kernel {lk.name}: args must be a tuple, got {type(args).__name__}")
+    if len(args) != len(params):
+        raise LaunchError(f"kernel {lk.name} takes {len(params)} argument(s), got {len(args)}")
+    buf = np.zeros(max(16, -(-lk.param_size // 16) * 16), dtype=np.uint8)
+    for i, (arg, p, off) in enumerate(zip(args, params, lk.param_offsets)):
+        where = f"kernel {lk.name}, argument {i} ({p.name}: .{p.type}" + (f"[{p.size}]" if p.type == "b8" else "") + ")"
+        raw = _argument_bytes(arg, p, where)
+        buf[off:off + p.size] = np.frombuffer(raw, dtype=np.uint8)
+    return buf
+
+
+def _argument_bytes(arg, p, where: str) -> bytes:
+    size = p.size
+    kind = _PARAM_KIND.get(p.type, "b")
+    if isinstance(arg, DeviceArray):
+        if size != 8:
+            raise LaunchError(f"{where}: a device array (a pointer, 8 bytes) was passed to a {size}-byte parameter")
+        return int(arg.ptr).to_bytes(8, "little")
+    if isinstance(arg, np.ndarray) and arg.ndim > 0:
+        raise LaunchError(f"{where}: a NumPy array (host memory) was passed; kernels need device memory: "
+                          "pass simgpu.asarray(x)")
+    if hasattr(arg, "__cuda_array_interface__") or type(arg).__module__.startswith("cupy"):
+        raise LaunchError(f"{where}: a CuPy array was passed to the simulator; use simgpu.asarray(x.get())")
+    if isinstance(arg, np.generic) or (isinstance(arg, np.ndarray) and arg.ndim == 0):
+        a = np.asarray(arg)
+        if a.dtype.kind == "V" or kind == "b" and size > 8:
+            if a.dtype.itemsize != size:
+                raise LaunchError(f"{where}: a {a.dtype.itemsize}-byte value was passed to a {size}-byte parameter")
+            return a.tobytes()
+        if a.dtype.itemsize != size:
+            raise LaunchError(f"{where}: a {a.dtype} ({a.dtype.itemsize} bytes) was passed to a {size}-byte "
+                              f"parameter; pass np.{_suggest(p.type)}(...)")
+        if kind == "f" and a.dtype.kind != "f":
+            raise LaunchError(f"{where}: an integer {a.dtype} was passed to a floating-point parameter; "
+                              f"pass np.{_suggest(p.type)}(...)")
+        if kind in ("u", "i") and a.dtype.kind == "f":
+            raise LaunchError(f"{where}: a {a.dtype} was passed to an integer parameter; pass np.{_suggest(p.type)}(...)")
+        return a.tobytes()
+    if isinstance(arg, bool):
+        arg = int(arg)
+    if isinstance(arg, int):
+        if kind == "f":
+            raise LaunchError(f"{where}: a Python int was passed to a floating-point parameter; "
+                              f"pass np.{_suggest(p.type)}(...)")
+        lo, hi = (-(1 << (8 * size - 1)), (1 << (8 * size)) - 1)
+        if not lo <= arg <= hi:
+            raise LaunchError(f"{where}: {arg} does not fit in {size} bytes")
+        return (arg & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
+    if isinstance(arg, float):
+        if kind == "f" and size == 8:
+            return np.float64(arg).tobytes()
+        raise LaunchError(f"{where}: a Python float was passed; CuPy would pass it as an 8-byte double. "
+                          f"Pass np.{_suggest(p.type)}(...) instead")
+    raise LaunchError(f"{where}: unsupported argument type {type(arg).__name__}")
+
+
+def _suggest(t: str) -> str:
+    return {"f32": "float32", "f64": "float64", "f16": "float16", "s32": "int32", "u32": "uint32",
+            "s64": "int64", "u64": "uint64", "b32": "int32", "b64": "int64", "s16": "int16", "u16": "uint16",
+            "s8": "int8", "u8": "uint8"}.get(t, "int32")
+
+
+@dataclass(frozen=True)
+class Occupancy:
+    ctas_per_sm: int
+    limiter: str
+    warps_per_cta: int
+    registers_per_thread: int
+
+
+def occupancy(gpu: GPUConfig, threads: int, regs: int, shared_per_cta: int) -> Occupancy:
+    """Resident CTAs per SM, and which limit binds (warps, CTAs, registers, shared memory)."""
+    lim = gpu.limits
+    wpc = -(-threads // lim.warp_size)
+    regs_per_warp = -(-regs * lim.warp_size // lim.register_alloc_granularity) * lim.register_alloc_granularity
+    by = {
+        "warps": lim.max_warps_per_sm // wpc,
+        "blocks": lim.max_ctas_per_sm,
+        "registers": lim.registers_per_sm // (regs_per_warp * wpc) if regs_per_warp else lim.max_ctas_per_sm,
+        "shared memory": lim.shared_mem_per_sm // (shared_per_cta + lim.shared_mem_reserved_per_block),
+    }
+    limiter = min(by, key=lambda k: by[k])
+    return Occupancy(by[limiter], limiter, wpc, regs)
+
+
+def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
+           warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
+           memory_counters: bool = True) -> LaunchReport:
+    """Run `kernel` on the simulated GPU and return its LaunchReport."""
+    cfg = get_preset(gpu) if gpu is not None else current_gpu()
+    lim = cfg.limits
+    lk = kernel.linked
+    g = _dim3(grid, "grid")
+    b = _dim3(block, "block")
+    threads = b[0] * b[1] * b[2]
+    if threads > lim.max_threads_per_block:
+        raise LaunchError(f"kernel {lk.name}: block {b} has {threads} threads; the {cfg.name} allows at most "
+                          f"{lim.max_threads_per_block} per block (CUDA: invalid configuration argument)")
+    for axis, (v, m) in enumerate(zip(b, lim.max_block_dim)):
+        if v > m:
+            raise LaunchError(f"kernel {lk.name}: block dimension {'xyz'[axis]} = {v} exceeds {m}")
+    for axis, (v, m) in enumerate(zip(g, lim.max_grid_dim)):
+        if v > m:
+            raise LaunchError(f"kernel {lk.name}: grid dimension {'xyz'[axis]} = {v} exceeds {m}")
+    shared_mem = int(shared_mem)
+    if shared_mem < 0:
+        raise LaunchError(f"kernel {lk.name}: shared_mem must be >= 0")
+    total_shared = lk.shared_static + shared_mem
+    opt_in = max(lim.shared_mem_per_block_default, lk.shared_static + kernel.max_dynamic_shared_size_bytes)
+    if total_shared > lim.shared_mem_per_block_default and total_shared > opt_in:
+        raise LaunchError(
+            f"kernel {lk.name}: {lk.shared_static} B static + {shared_mem} B dynamic shared memory exceeds the "
+            f"{lim.shared_mem_per_block_default} B a block may use without opt-in; set "
+            f"kernel.max_dynamic_shared_size_bytes (up to {lim.shared_mem_per_block_optin - lk.shared_static} B)")
+    if total_shared > lim.shared_mem_per_block_optin:
+        raise LaunchError(f"kernel {lk.name}: {total_shared} B of shared memory per block exceeds the "
+                          f"{cfg.name}'s limit of {lim.shared_mem_per_block_optin} B")
+    regs = int(registers or kernel.registers_per_thread or lk.registers_per_thread)
+    if not 1 <= regs <= lim.max_registers_per_thread:
+        raise LaunchError(f"kernel {lk.name}: {regs} registers per thread is outside 1..{lim.max_registers_per_thread}")
+    occ = occupancy(cfg, threads, regs, total_shared)
+    if occ.ctas_per_sm < 1:
+        raise LaunchError(f"kernel {lk.name}: too many resources requested for launch ({occ.limiter}: "
+                          f"{threads} threads x {regs} registers, {total_shared} B shared memory)")
+    kparams = pack_arguments(lk, args)
+    dev = current_device()
+    memsys = dev.memory_system(cfg) if memory_counters else None
+    if memsys is not None:
+        memsys.begin_kernel(total_shared, occ.ctas_per_sm, warm=warm_caches,
+                            local_bytes_per_thread=lk.local_size)
+    n_ctas = g[0] * g[1] * g[2]
+    bar = None
+    if progress is not False:
+        from tqdm.auto import tqdm
+
+        bar = tqdm(total=n_ctas, unit="block", desc=f"simgpu {lk.name}", delay=3.0, leave=False,
+                   disable=None if progress is None else not progress)
+    engine = Engine(lk, dev.heap, kernel.module.const_buffer(), kparams, g, b, total_shared, shared_mem,
+                    ctas_per_wave=occ.ctas_per_sm * cfg.num_sms, num_sms=cfg.num_sms, memsys=memsys,
+                    progress=bar.update if bar is not None else None)
+    t0 = time.perf_counter()
+    try:
+        stats = engine.run()
+    finally:
+        if bar is not None:
+            bar.close()
+    host_seconds = time.perf_counter() - t0
+    if memsys is not None:
+        memsys.end_kernel()
+    metrics: dict[str, float] = {}
+    mem_pc = None
+    if memsys is not None:
+        metrics.update(memsys.metrics())
+        mem_pc = memsys.per_instruction()
+    metrics.update(_instruction_metrics(stats))
+    metrics.update({
+        "launch__grid_size": float(n_ctas), "launch__block_size": float(threads),
+        "launch__registers_per_thread": float(regs), "launch__shared_mem_per_block_static": float(lk.shared_static),
+        "launch__shared_mem_per_block_dynamic": float(shared_mem),
+        "launch__occupancy_limit_blocks": float(occ.ctas_per_sm),
+        "launch__waves_per_multiprocessor": n_ctas / float(occ.ctas_per_sm * cfg.num_sms),
+        "sm__maximum_warps_per_active_cycle_pct": 100.0 * occ.ctas_per_sm * occ.warps_per_cta / lim.max_warps_per_sm,
+    })
+    return LaunchReport(kernel=lk.name, grid=g, block=b, gpu=cfg.name, shared_static=lk.shared_static,
+                        shared_dynamic=shared_mem, registers_per_thread=regs, ctas_per_sm=occ.ctas_per_sm,
+                        occupancy_limiter=occ.limiter, metrics=metrics, per_pc=build_per_pc(lk, stats, mem_pc),
+                        host_seconds=host_seconds)
+
+
+def _instruction_metrics(stats) -> dict[str, float]:
+    m = {
+        "smsp__inst_executed.sum": float(stats.inst_executed),
+        "smsp__thread_inst_executed.sum": float(stats.thread_inst_executed),
+        "smsp__thread_inst_executed_pred_on.sum": float(stats.thread_inst_pred_on),
+        "smsp__inst_executed_op_branch.sum": float(stats.branches),
+        "smsp__inst_executed_op_barrier.sum": float(stats.barriers),
+        "simgpu__divergent_branches.sum": float(stats.divergent_branches),
+    }
+    for space in ("global", "shared", "local", "generic"):
+        for op in ("ld", "st", "atom", "red"):
+            m[f"smsp__sass_inst_executed_op_{space}_{op}.sum"] = float(stats.by_class.get(f"{space}_{op}", 0))
+    return m

@@ -1,0 +1,151 @@
+"""CuPy-shaped modules and kernels: `RawModule(code=...)`, `.get_function(name)`, `RawKernel`.
+
+Source is CUDA C (compiled by NVRTC for the current preset's architecture) or PTX text. The
+parsed module is kept; each kernel is linked once and launched any number of times.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import numpy as np
+
+from simgpu.errors import LaunchError
+from simgpu.exec.program import LinkedKernel, link_kernel
+from simgpu.frontend.nvrtc import compile_to_ptx
+from simgpu.frontend.ptx import Module, parse_ptx
+from simgpu.runtime.arrays import DeviceArray
+from simgpu.runtime.device import current_device, current_gpu
+
+
+def looks_like_ptx(text: str) -> bool:
+    return bool(re.search(r"^\s*\.version\s+\d", text, re.M)) and ".entry" in text
+
+
+class RawModule:
+    """A module of kernels from CUDA C source (`code=`), PTX text (`ptx=`) or a `.cu`/`.ptx` `path=`."""
+
+    def __init__(self, code: str | None = None, *, path: str | None = None, options: tuple | list = (),
+                 ptx: str | None = None, name_expressions=None, backend: str = "nvrtc", name: str | None = None,
+                 **_ignored) -> None:
+        if sum(x is not None for x in (code, path, ptx)) != 1:
+            raise ValueError("RawModule needs exactly one of code=, path= or ptx=")
+        self.options = tuple(options)
+        self.source_name = name or "kernel.cu"
+        if path is not None:
+            with open(path) as f:
+                text = f.read()
+            self.source_name = os.path.basename(path)
+            if path.endswith(".ptx") or looks_like_ptx(text):
+                ptx = text
+            else:
+                code = text
+        if code is not None and looks_like_ptx(code):
+            ptx, code = code, None
+        self.code = code
+        if ptx is None:
+            ptx = compile_to_ptx(code, self.options, arch=current_gpu().nvrtc_arch, name=self.source_name)
+        self.ptx: str = ptx
+        self.module: Module = parse_ptx(ptx)
+        self._linked: dict[str, LinkedKernel] = {}
+        self._globals: dict[str, DeviceArray] = {}
+        self._const_offsets: dict[str, int] = {}
+        self._allocate_module_variables()
+
+    def _allocate_module_variables(self) -> None:
+        const_off = 0
+        for v in self.module.variables:
+            if v.space not in ("global", "const") or v.size == 0:
+                continue
+            arr = DeviceArray((v.size,), np.uint8)
+            if v.init is not None:
+                arr._host_view()[...] = np.frombuffer(v.init, dtype=np.uint8)
+            self._globals[v.name] = arr
+            if v.space == "const":
+                const_off = -(-const_off // max(v.align, 1)) * max(v.align, 1)
+                self._const_offsets[v.name] = const_off
+                const_off += v.size
+        self._const_size = const_off
+
+    def const_buffer(self) -> np.ndarray:
+        """The constant bank as the kernels see it now (copied from the module's .const variables)."""
+        buf = np.zeros(max(16, -(-self._const_size // 16) * 16), dtype=np.uint8)
+        for name, off in self._const_offsets.items():
+            arr = self._globals[name]
+            buf[off:off + arr.nbytes] = arr._host_view()
+        return buf
+
+    def get_global(self, name: str) -> DeviceArray:
+        """The bytes of a module-scope `__device__` or `__constant__` variable (a device array)."""
+        if name not in self._globals:
+            raise KeyError(f"no __device__/__constant__ variable {name!r}; the module has "
+                           f"{sorted(self._globals) or 'none'}")
+        return self._globals[name]
+
+    @property
+    def kernel_names(self) -> list[str]:
+        return self.module.kernels
+
+    def _resolve_name(self, name: str) -> str:
+        names = self.module.kernels
+        if name in names:
+            return name
+        mangled = [n for n in names if n.startswith("_Z") and re.match(rf"_Z\d*?{len(name)}{re.escape(name)}", n)]
+        if len(mangled) == 1:
+            return mangled[0]
+        hint = ""
+        if any(n.startswith("_Z") for n in names):
+            hint = " (C++ names are mangled: declare the kernel extern \"C\")"
+        raise LaunchError(f"no kernel named {name!r} in the module; it has: {', '.join(names) or 'no kernels'}{hint}")
+
+    def linked(self, name: str) -> LinkedKernel:
+        if name not in self._linked:
+            globals_addr = {n: a.ptr for n, a in self._globals.items()}
+            self._linked[name] = link_kernel(self.module, name, globals_addr, self._const_offsets)
+        return self._linked[name]
+
+    def get_function(self, name: str) -> RawKernel:
+        return RawKernel(module=self, name=self._resolve_name(name))
+
+
+class RawKernel:
+    """A kernel ready to launch: `kernel(grid, block, args, shared_mem=0)` returns a LaunchReport.
+
+    Also constructible as CuPy's `RawKernel(code, name, options=())`.
+    """
+
+    def __init__(self, code: str | None = None, name: str | None = None, options: tuple | list = (), *,
+                 module: RawModule | None = None, **kwargs) -> None:
+        if module is None:
+            if code is None or name is None:
+                raise ValueError("RawKernel(code, name) needs both the source and the kernel name")
+            module = RawModule(code=code, options=options, **kwargs)
+            name = module._resolve_name(name)
+        self.module = module
+        self.name = name
+        self.max_dynamic_shared_size_bytes = 0  # CuPy's opt-in attribute (cudaFuncSetAttribute)
+        self.registers_per_thread: int | None = None  # override the estimate
+
+    @property
+    def linked(self) -> LinkedKernel:
+        return self.module.linked(self.name)
+
+    @property
+    def attributes(self) -> dict:
+        lk = self.linked
+        return {"num_regs": self.registers_per_thread or lk.registers_per_thread,
+                "shared_size_bytes": lk.shared_static, "local_size_bytes": lk.local_size,
+                "max_dynamic_shared_size_bytes": self.max_dynamic_shared_size_bytes}
+
+    def __call__(self, grid, block, args, *, shared_mem: int = 0, stream=None, **options):
+        from simgpu.runtime.launch import launch
+
+        return launch(self, grid, block, args, shared_mem=shared_mem, **options)
+
+    def __repr__(self) -> str:
+        return f"<simgpu.RawKernel {self.name}>"
+
+
+def _unused() -> None:  # keep current_device imported for callers that patch it
+    current_device()

@@ -1,0 +1,156 @@
+"""LaunchReport: what one launch did, with Nsight Compute's metric names.
+
+`report.metrics[name]` holds the counters (ncu names, DESIGN.md "Metric semantics");
+`report.instructions()` is the per-PTX-instruction breakdown (which line caused how many sectors,
+wavefronts and misses); `str(report)` and the notebook's HTML view are the readable summary.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass, field
+
+import numpy as np
+
+SUMMARY_METRICS = [
+    ("smsp__inst_executed.sum", "warp instructions executed"),
+    ("smsp__thread_inst_executed.sum", "thread instructions executed"),
+    ("smsp__sass_inst_executed_op_global_ld.sum", "global load instructions"),
+    ("smsp__sass_inst_executed_op_global_st.sum", "global store instructions"),
+    ("smsp__sass_inst_executed_op_shared_ld.sum", "shared load instructions"),
+    ("smsp__sass_inst_executed_op_shared_st.sum", "shared store instructions"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "global load requests"),
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "global load sectors"),
+    ("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "global store requests"),
+    ("l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "global store sectors"),
+    ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "shared load wavefronts"),
+    ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "shared store wavefronts"),
+    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "shared load bank conflicts"),
+    ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum", "shared store bank conflicts"),
+    ("l1tex__t_sector_hit_rate.pct", "L1 sector hit rate (%)"),
+    ("lts__t_sectors_srcunit_tex_op_read.sum", "L2 read sectors (from L1)"),
+    ("lts__t_sectors_srcunit_tex_op_write.sum", "L2 write sectors (from L1)"),
+    ("lts__t_sector_hit_rate.pct", "L2 sector hit rate (%)"),
+    ("dram__bytes_read.sum", "DRAM bytes read"),
+    ("dram__bytes_write.sum", "DRAM bytes written"),
+]
+
+
+@dataclass
+class LaunchReport:
+    """Counters, occupancy and the per-instruction breakdown of one simulated launch."""
+
+    kernel: str
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    gpu: str
+    shared_static: int
+    shared_dynamic: int
+    registers_per_thread: int
+    ctas_per_sm: int
+    occupancy_limiter: str
+    metrics: dict[str, float]
+    per_pc: list[dict] = field(default_factory=list)
+    host_seconds: float = 0.0
+    engine: str = "reference"
+
+    @property
+    def warp_instructions(self) -> int:
+        return int(self.metrics.get("smsp__inst_executed.sum", 0))
+
+    @property
+    def simt_efficiency(self) -> float:
+        w = self.metrics.get("smsp__inst_executed.sum", 0)
+        t = self.metrics.get("smsp__thread_inst_executed.sum", 0)
+        return t / (32.0 * w) if w else 0.0
+
+    @property
+    def sim_speed(self) -> float:
+        """Simulated warp instructions per second of host time."""
+        return self.warp_instructions / self.host_seconds if self.host_seconds > 0 else 0.0
+
+    def instructions(self, top: int | None = None, sort_by: str | None = None) -> list[dict]:
+        """Per PTX instruction: line, text, warps and threads that executed it, and memory counters."""
+        rows = self.per_pc
+        if sort_by:
+            rows = sorted(rows, key=lambda r: -r.get(sort_by, 0))
+        return rows[:top] if top else rows
+
+    def __getitem__(self, name: str) -> float:
+        return self.metrics[name]
+
+    def summary_rows(self) -> list[tuple[str, str, str]]:
+        rows = []
+        for name, label in SUMMARY_METRICS:
+            if name in self.metrics:
+                v = self.metrics[name]
+                rows.append((label, _fmt(v), name))
+        return rows
+
+    def __str__(self) -> str:
+        g = "x".join(str(x) for x in self.grid)
+        b = "x".join(str(x) for x in self.block)
+        lines = [
+            f"simgpu launch report: {self.kernel}  grid {g}  block {b}  on {self.gpu}",
+            f"  shared memory {self.shared_static} B static + {self.shared_dynamic} B dynamic per block; "
+            f"~{self.registers_per_thread} registers/thread (estimated); {self.ctas_per_sm} blocks/SM "
+            f"(limited by {self.occupancy_limiter})",
+            f"  SIMT efficiency {100 * self.simt_efficiency:.1f}% "
+            f"(threads per warp instruction / 32)",
+        ]
+        width = max(len(r[0]) for r in self.summary_rows()) if self.summary_rows() else 10
+        for label, val, name in self.summary_rows():
+            lines.append(f"  {label:<{width}}  {val:>14}   {name}")
+        hot = [r for r in self.per_pc if r.get("sectors", 0) or r.get("wavefronts", 0)]
+        if hot:
+            lines.append("  memory instructions (PTX line: warps, sectors or wavefronts per warp):")
+            for r in hot[:12]:
+                if "wavefronts" in r:
+                    per = r["wavefronts"] / max(1, r["warps"])
+                    what = f"{per:.2f} wavefronts/warp"
+                else:
+                    per = r.get("sectors", 0) / max(1, r.get("requests", r["warps"]) or 1)
+                    what = f"{per:.2f} sectors/request"
+                lines.append(f"    line {r['line']:>4}  {r['text'][:46]:<46} {r['warps']:>9} warps  {what}")
+        if self.host_seconds:
+            lines.append(f"  simulated in {self.host_seconds:.2f} s on the host "
+                         f"({self.sim_speed:,.0f} warp instructions/s, {self.engine} engine)")
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        g = "x".join(str(x) for x in self.grid)
+        b = "x".join(str(x) for x in self.block)
+        rows = "".join(f"<tr><td>{html.escape(label)}</td><td style='text-align:right'>{html.escape(val)}</td>"
+                       f"<td><code>{html.escape(name)}</code></td></tr>" for label, val, name in self.summary_rows())
+        return (f"<div><b>{html.escape(self.kernel)}</b> grid {g}, block {b} on {html.escape(self.gpu)} — "
+                f"SIMT efficiency {100 * self.simt_efficiency:.1f}%, {self.ctas_per_sm} blocks/SM "
+                f"(limited by {html.escape(self.occupancy_limiter)})"
+                f"<table>{rows}</table></div>")
+
+    def __repr__(self) -> str:
+        return f"<LaunchReport {self.kernel} grid={self.grid} block={self.block} " \
+               f"warp_instructions={self.warp_instructions}>"
+
+
+def _fmt(v: float) -> str:
+    if isinstance(v, float) and not float(v).is_integer():
+        return f"{v:,.2f}"
+    return f"{int(v):,}"
+
+
+def build_per_pc(lk, stats, mem_per_pc: dict[int, dict[str, float]] | None) -> list[dict]:
+    rows = []
+    mem_per_pc = mem_per_pc or {}
+    for pc, ins in enumerate(lk.instructions):
+        warps = int(stats.per_pc_warps[pc])
+        if not warps:
+            continue
+        row = {"pc": pc, "line": ins.line, "text": ins.text, "function": lk.func_of_pc[pc], "warps": warps,
+               "threads": int(stats.per_pc_threads[pc])}
+        for k, v in mem_per_pc.get(pc, {}).items():
+            row[k] = v
+        rows.append(row)
+    return rows
+
+
+__all__ = ["LaunchReport", "build_per_pc", "np"]

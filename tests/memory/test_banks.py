@@ -1,0 +1,88 @@
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simgpu.memory.banks import shared_wavefronts, shared_wavefronts_nb, shared_wavefronts_reference
+
+LANE = np.arange(32, dtype=np.int64)
+FULL = np.ones((1, 32), bool)
+
+
+def wf(addr, size=4, mask=None, op="ld"):
+    addr = np.asarray(addr, dtype=np.int64).reshape(1, 32)
+    mask = FULL if mask is None else np.asarray(mask, bool).reshape(1, 32)
+    w, ideal = shared_wavefronts(addr, mask, size, op)
+    w2, i2 = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    shared_wavefronts_nb(addr, mask, size, op == "atom", w2, i2)
+    assert (w2[0], i2[0]) == (w[0], ideal[0])
+    return int(w[0]), int(ideal[0])
+
+
+@pytest.mark.parametrize("stride_words,expected", [(1, 1), (2, 2), (4, 4), (8, 8), (16, 16),
+                                                   (32, 32), (33, 1),
+                                                   (3, 1), (64, 32)])
+def test_32bit_strides(stride_words, expected):
+    assert wf(LANE * 4 * stride_words) == (expected, 1)
+
+
+def test_broadcast_and_multicast():
+    assert wf(np.zeros(32)) == (1, 1)
+    assert wf((LANE // 2) * 4) == (1, 1)  # pairs share a word
+    assert wf((LANE % 2) * 128) == (2, 1)  # two words in bank 0
+
+
+def test_8_and_16_bit_share_words():
+    assert wf(LANE * 2, size=2) == (1, 1)  # 64 B, 16 words
+    assert wf(LANE, size=1) == (1, 1)
+    assert wf(LANE * 128, size=2) == (32, 1)
+
+
+def test_64bit_half_warps():
+    assert wf(LANE * 8, size=8) == (2, 2)  # contiguous doubles: 2 wavefronts, no conflict
+    assert wf(LANE * 16, size=8) == (4, 2)  # stride 2 doubles: each half-warp 2-way
+    assert wf(np.zeros(32), size=8) == (1, 1)  # broadcast: pair-packed, one full-warp phase
+    half = np.ones(32, bool)
+    half[16:] = False
+    assert wf(LANE * 8, size=8, mask=half) == (1, 1)
+    assert wf(LANE * 256, size=8) == (32, 2)  # 16 distinct word pairs in banks 0/1 per half
+
+
+def test_128bit_quarter_warps():
+    assert wf(LANE * 16, size=16) == (4, 4)  # float4 contiguous: 4 wavefronts, 0 conflicts
+    assert wf(LANE * 32, size=16) == (8, 4)  # stride 2 float4: 2-way inside each quarter
+    assert wf(LANE * 128, size=16) == (32, 4)  # all lanes in banks 0-3: 8-way per quarter
+    assert wf(np.zeros(32), size=16) == (2, 2)  # pair-packed: half-warp phases
+    # gemm_tiled's LDS.128 of As[ty][k..k+3]: lanes 0-15 one address, lanes 16-31 another
+    assert wf(np.where(LANE < 16, 0, 64), size=16) == (2, 2)
+    assert wf(np.where(LANE < 16, 0, 256), size=16) == (2, 2)  # one address per phase
+    assert wf((LANE // 2) * 128, size=16) == (16, 2)  # packed, but 8 addresses in banks 0-3 per phase
+    assert wf((LANE // 2) * 16, size=16) == (2, 2)  # pairs Tn/Tn^1 equal
+
+
+def test_atomics_serialise_same_word():
+    assert wf(np.zeros(32), op="atom") == (32, 1)
+    assert wf(LANE * 4, op="atom") == (1, 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rows=st.lists(
+        st.tuples(st.lists(st.integers(0, 2047), min_size=32, max_size=32),
+                  st.lists(st.booleans(), min_size=32, max_size=32), st.booleans()),
+        min_size=1, max_size=5),
+    size=st.sampled_from([1, 2, 4, 8, 16]),
+    op=st.sampled_from(["ld", "st", "atom"]),
+)
+def test_vectorised_and_numba_match_bruteforce(rows, size, op):
+    # naturally aligned; small ranges so that equal addresses (broadcasts, pair packing) occur often
+    addr = np.array([[(a % (64 if r[2] else 2048)) * size for a in r[0]] for r in rows], dtype=np.int64)
+    mask = np.array([r[1] for r in rows], dtype=bool)
+    ref_wf, ref_ideal = shared_wavefronts_reference(addr, mask, size, op)
+    w, ideal = shared_wavefronts(addr, mask, size, op)
+    np.testing.assert_array_equal(w, ref_wf)
+    np.testing.assert_array_equal(ideal, ref_ideal)
+    w2, i2 = np.zeros(len(rows), np.int64), np.zeros(len(rows), np.int64)
+    shared_wavefronts_nb(addr, mask, size, op == "atom", w2, i2)
+    np.testing.assert_array_equal(w2, ref_wf)
+    np.testing.assert_array_equal(i2, ref_ideal)
