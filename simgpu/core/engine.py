@@ -60,7 +60,8 @@ class Engine:
     def __init__(self, lk: LinkedKernel, heap, const_buf: np.ndarray, kparams: np.ndarray,
                  grid: tuple[int, int, int], block: tuple[int, int, int], shared_bytes: int,
                  dynamic_shared: int, ctas_per_wave: int, num_sms: int, memsys=None,
-                 progress: Callable[[int], None] | None = None, max_warps_per_wave: int = 8192) -> None:
+                 progress: Callable[[int], None] | None = None, max_warps_per_wave: int = 8192,
+                 trace=None) -> None:
         self.lk = lk
         self.heap = heap
         self.const_buf = const_buf
@@ -75,6 +76,7 @@ class Engine:
         self.num_sms = num_sms
         self.memsys = memsys
         self.progress = progress
+        self.trace = trace
         n = len(lk.instructions)
         self.stats = ExecStats(per_pc_warps=np.zeros(n, np.int64), per_pc_threads=np.zeros(n, np.int64))
 
@@ -90,6 +92,9 @@ class Engine:
             ctx = WaveContext(self.lk, self.heap, self.const_buf, self.kparams, cta_ids, self.grid, self.block,
                               self.shared_bytes, self.dynamic_shared, sm_of_cta, warp_uid, self.memsys,
                               self.num_sms)
+            ctx.trace = self.trace
+            if self.trace is not None:
+                self.trace.add_wave(warp_uid, cta_ids[ctx.cta_of_warp], ctx.sm_of_warp)
             self.run_wave(ctx)
             warp_uid += ctx.W
             start += n
@@ -147,6 +152,8 @@ class Engine:
                 else:
                     m = active
                 ctx.issued[sel] += 1
+                if self.trace is not None:
+                    self.trace.add_step(p, ctx.warp_uid[sel], cur)
                 stats.inst_executed += k
                 n_threads = int(popcount32(cur).sum())
                 stats.thread_inst_executed += n_threads

@@ -76,6 +76,7 @@ class WaveContext:
         self.carry = np.zeros((W, 32), dtype=bool)
         self.issued = np.zeros(W, dtype=np.int64)  # per-warp instruction count, read by %clock
         self.pc = None  # set by the engine (for error messages)
+        self.trace = None  # an ExecutionTrace, when the launch records one
 
     # -- registers ---------------------------------------------------------------------------
     def write_reg(self, ws, r: int, m: np.ndarray, raw) -> None:
@@ -243,6 +244,10 @@ class WaveContext:
         elif space == "local":
             ms.local_access(op, self.pc, self.sm_of_warp[ws][rows], self.warp_uid[ws][rows], addr[rows], m[rows],
                             nbytes)
+        else:
+            return
+        if self.trace is not None:
+            self.trace.add_memory(space, op, self.warp_uid[ws][rows], ms.last_warp_summary())
 
     def _spaces(self, space: str, m: np.ndarray, addr: np.ndarray):
         if space == "generic":

@@ -14,6 +14,7 @@ from simgpu.exec.program import LinkedKernel
 from simgpu.runtime.arrays import DeviceArray
 from simgpu.runtime.device import current_device, current_gpu
 from simgpu.stats.report import LaunchReport, build_per_pc
+from simgpu.stats.trace import ExecutionTrace
 
 _PARAM_KIND = {"u8": "u", "u16": "u", "u32": "u", "u64": "u", "s8": "i", "s16": "i", "s32": "i", "s64": "i",
                "f16": "f", "f32": "f", "f64": "f", "b8": "b", "b16": "b", "b32": "b", "b64": "b"}
@@ -125,7 +126,7 @@ def occupancy(gpu: GPUConfig, threads: int, regs: int, shared_per_cta: int) -> O
 
 def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
            warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
-           memory_counters: bool = True) -> LaunchReport:
+           memory_counters: bool = True, trace: bool = False) -> LaunchReport:
     """Run `kernel` on the simulated GPU and return its LaunchReport."""
     cfg = get_preset(gpu) if gpu is not None else current_gpu()
     lim = cfg.limits
@@ -175,9 +176,10 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
 
         bar = tqdm(total=n_ctas, unit="block", desc=f"simgpu {lk.name}", delay=3.0, leave=False,
                    disable=None if progress is None else not progress)
+    recorder = ExecutionTrace() if trace else None
     engine = Engine(lk, dev.heap, kernel.module.const_buffer(), kparams, g, b, total_shared, shared_mem,
                     ctas_per_wave=occ.ctas_per_sm * cfg.num_sms, num_sms=cfg.num_sms, memsys=memsys,
-                    progress=bar.update if bar is not None else None)
+                    progress=bar.update if bar is not None else None, trace=recorder)
     t0 = time.perf_counter()
     try:
         stats = engine.run()
@@ -204,7 +206,7 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
     return LaunchReport(kernel=lk.name, grid=g, block=b, gpu=cfg.name, shared_static=lk.shared_static,
                         shared_dynamic=shared_mem, registers_per_thread=regs, ctas_per_sm=occ.ctas_per_sm,
                         occupancy_limiter=occ.limiter, metrics=metrics, per_pc=build_per_pc(lk, stats, mem_pc),
-                        host_seconds=host_seconds)
+                        host_seconds=host_seconds, trace=recorder, linked=lk)
 
 
 def _instruction_metrics(stats) -> dict[str, float]:

@@ -53,6 +53,8 @@ class LaunchReport:
     per_pc: list[dict] = field(default_factory=list)
     host_seconds: float = 0.0
     engine: str = "reference"
+    trace: object = field(default=None, repr=False)  # ExecutionTrace when launched with trace=True
+    linked: object = field(default=None, repr=False)  # the LinkedKernel (PTX instructions by pc)
 
     @property
     def warp_instructions(self) -> int:

@@ -1,0 +1,1 @@
+"""Timing model (cycle-approximate), fed by the functional engine's ExecutionTrace."""
