@@ -61,7 +61,7 @@ class Engine:
                  grid: tuple[int, int, int], block: tuple[int, int, int], shared_bytes: int,
                  dynamic_shared: int, ctas_per_wave: int, num_sms: int, memsys=None,
                  progress: Callable[[int], None] | None = None, max_warps_per_wave: int = 8192,
-                 trace=None) -> None:
+                 trace=None, fuse_vectors: bool = True) -> None:
         self.lk = lk
         self.heap = heap
         self.const_buf = const_buf
@@ -77,6 +77,7 @@ class Engine:
         self.memsys = memsys
         self.progress = progress
         self.trace = trace
+        self.fuse_vectors = fuse_vectors
         n = len(lk.instructions)
         self.stats = ExecStats(per_pc_warps=np.zeros(n, np.int64), per_pc_threads=np.zeros(n, np.int64))
 
@@ -93,6 +94,8 @@ class Engine:
                               self.shared_bytes, self.dynamic_shared, sm_of_cta, warp_uid, self.memsys,
                               self.num_sms)
             ctx.trace = self.trace
+            ctx.class_counts = self.stats.by_class
+            ctx.fuse_vectors = self.fuse_vectors
             if self.trace is not None:
                 self.trace.add_wave(warp_uid, cta_ids[ctx.cta_of_warp], ctx.sm_of_warp)
             self.run_wave(ctx)
@@ -127,7 +130,6 @@ class Engine:
         guard_reg = lk.guard_reg
         guard_neg = lk.guard_neg
         stats = self.stats
-        by_class = stats.by_class
         with np.errstate(all="ignore"):
             while True:
                 ready = ~self.done & (self.at_bar < 0)
@@ -163,10 +165,6 @@ class Engine:
                 if kind == ALU:
                     n_on = int(m.sum()) if g >= 0 else n_threads
                     stats.thread_inst_pred_on += n_on
-                    cls = lk.mem_class[p]
-                    if cls is not None:
-                        rows = int(m.any(axis=1).sum()) if g >= 0 else k
-                        by_class[cls] = by_class.get(cls, 0) + rows
                     if g < 0 or n_on:
                         execs[p](ctx, ws, m)
                     self.pc[sel] = p + 1

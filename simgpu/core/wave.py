@@ -77,6 +77,8 @@ class WaveContext:
         self.issued = np.zeros(W, dtype=np.int64)  # per-warp instruction count, read by %clock
         self.pc = None  # set by the engine (for error messages)
         self.trace = None  # an ExecutionTrace, when the launch records one
+        self.class_counts: dict[str, int] = {}  # memory instructions by class (global_ld, ...)
+        self.fuse_vectors = True  # count ptxas-style LDS.64/128 groups as one access
 
     # -- registers ---------------------------------------------------------------------------
     def write_reg(self, ws, r: int, m: np.ndarray, raw) -> None:
@@ -254,12 +256,36 @@ class WaveContext:
             return [(s, mm, a) for s, mm, a in self._split_generic(addr, m) if mm.any()]
         return [(space, m, addr)]
 
+    def _count(self, m: np.ndarray) -> None:
+        """One memory instruction per warp with an active lane, by its static class."""
+        cls = self.lk.mem_class[self.pc]
+        if cls is not None:
+            self.class_counts[cls] = self.class_counts.get(cls, 0) + int(m.any(axis=1).sum())
+
+    def _vector_group(self, space: str, m: np.ndarray, addr: np.ndarray):
+        """(vector address, size, is_leader) when this load is part of an aligned LDS.64/128 group."""
+        if not self.fuse_vectors or space != "shared":
+            return None
+        vm = self.lk.vector_groups.get(self.pc)
+        if vm is None:
+            return None
+        base = addr - np.uint64(vm.delta)
+        if ((base & np.uint64(vm.size - 1)) != 0)[m].any():
+            return None
+        return base, vm.size, vm.leader == self.pc
+
     def mem_read(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int,
                  valid_bytes: np.ndarray | None = None) -> list[np.ndarray]:
         """Load `count` consecutive `size`-byte elements per lane; returns raw uint64 arrays."""
         out = [np.zeros(m.shape, np.uint64) for _ in range(count)]
+        group = self._vector_group(space, m, addr)
+        if group is None or group[2]:
+            self._count(m)
         for sp, mm, a in self._spaces(space, m, addr):
-            self._account(sp, "ld", ws, mm, a, size * count)
+            if group is None:
+                self._account(sp, "ld", ws, mm, a, size * count)
+            elif group[2]:
+                self._account(sp, "ld", ws, mm, group[0], group[1])
             for e in range(count):
                 ae = a + np.uint64(e * size)
                 if sp == "global":
@@ -280,6 +306,7 @@ class WaveContext:
 
     def mem_write(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int,
                   values: list[np.ndarray]) -> None:
+        self._count(m)
         for sp, mm, a in self._spaces(space, m, addr):
             if sp in ("const", "param") and not (sp == "param"):
                 raise KernelRuntimeError(f"store to read-only {sp} space ({self.where(ws, mm)})")
@@ -303,6 +330,7 @@ class WaveContext:
                    b: np.ndarray, c: np.ndarray | None, is_red: bool) -> np.ndarray:
         """Atomics in a deterministic order: warps in issue order, lanes in lane order."""
         old_all = np.zeros(m.shape, np.uint64)
+        self._count(m)
         for sp, mm, a in self._spaces(space, m, addr):
             self._account(sp, "red" if is_red and sp == "global" else "atom", ws, mm, a, size)
             if sp == "global":

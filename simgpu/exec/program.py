@@ -40,6 +40,18 @@ class BarrierInfo:
     red_dst_type: str = "u32"
 
 
+@dataclass(frozen=True)
+class VectorMember:
+    """A scalar shared load that ptxas would merge with its neighbours into one LDS.64/LDS.128.
+
+    `leader` is the group's first load in program order; `size` the vector width in bytes;
+    `delta` this load's offset within the vector (vector address = address - delta)."""
+
+    leader: int
+    size: int
+    delta: int
+
+
 @dataclass
 class LinkedKernel:
     name: str
@@ -66,7 +78,7 @@ class LinkedKernel:
     const_symbols: dict[str, int]
     global_symbols: dict[str, int]
     registers_per_thread: int
-    source_lines: dict[int, str] = field(default_factory=dict)
+    vector_groups: dict[int, VectorMember] = field(default_factory=dict)
 
     @property
     def num_regs(self) -> int:
@@ -230,6 +242,7 @@ class _Linker:
         mem_class: list[str | None] = [None] * n
         call_sites: dict[int, CallSite] = {}
         barriers: dict[int, BarrierInfo] = {}
+        vector_groups: dict[int, VectorMember] = {}
         for fn in funcs:
             self.cur_func = fn.name
             lo, hi = ranges[fn.name]
@@ -277,6 +290,7 @@ class _Linker:
                     mem_class[pc] = _mem_class(ins, self)
             # guarded ret/exit may fall through: keep them out of the terminator set (done above)
             cfg = build_cfg(lo, hi, targets, terms, cond)
+            vector_groups.update(find_vector_groups(instrs, lo, cfg, mem_class))
             for pc in cond:
                 b = cfg.block_of[pc]
                 ip = cfg.ipdom[b]
@@ -293,6 +307,7 @@ class _Linker:
             func_param_size=_align(foff, 16), const_symbols=dict(self.const_offsets),
             global_symbols=dict(self.global_addresses),
             registers_per_thread=estimate_registers(funcs, self.kernel),
+            vector_groups=vector_groups,
         )
 
     def call_site(self, ins: Instruction, caller: Function) -> CallSite:
@@ -333,6 +348,59 @@ class _Linker:
         elif len(ins.operands) > 1:
             info.count = o.src(ins.operands[1], "u32")
         return info
+
+
+def find_vector_groups(instrs: list[Instruction], lo: int, cfg, mem_class: list[str | None]) -> dict[int, VectorMember]:
+    """Scalar 32-bit shared loads off one base register, in one basic block, that together cover an
+    aligned 16-byte (or 8-byte) window: ptxas emits them as one LDS.128 (LDS.64) when it can prove
+    the alignment, which the engine checks at run time before counting them as one access.
+
+    A group is cut by a redefinition of the base register, a shared store or atomic, a barrier or
+    a call in between. Only unguarded `ld.shared.{b32,u32,s32,f32}` take part."""
+    out: dict[int, VectorMember] = {}
+    for start, end in zip(cfg.starts, cfg.ends):
+        open_loads: dict[str, list[tuple[int, int]]] = {}  # base reg -> [(pc, offset)]
+
+        def flush(reg: str) -> None:
+            loads = open_loads.pop(reg, [])
+            by_off = {}
+            for pc, off in loads:
+                by_off.setdefault(off, pc)
+            for window, size in ((16, 16), (8, 8)):
+                for w0 in sorted({o - o % window for o in by_off}):
+                    words = [w0 + 4 * i for i in range(size // 4)]
+                    if not all(o in by_off for o in words):
+                        continue
+                    pcs = [by_off[o] for o in words]
+                    if any(p in out for p in pcs):
+                        continue
+                    leader = min(pcs)
+                    for o, p in zip(words, pcs):
+                        out[p] = VectorMember(leader, size, o - w0)
+
+        for pc in range(start, end):
+            ins = instrs[pc]
+            cls = mem_class[pc]
+            if ins.opcode in ("bar", "barrier", "call") or cls in ("shared_st", "shared_atom", "generic_st",
+                                                                   "generic_atom"):
+                for reg in list(open_loads):
+                    flush(reg)
+                continue
+            if cls == "shared_ld" and ins.guard is None and not any(m in ins.mods for m in ("v2", "v4", "volatile")) \
+                    and any(m in ("b32", "u32", "s32", "f32") for m in ins.mods):
+                addr = ins.operands[1]
+                if isinstance(addr, Addr) and isinstance(addr.base, Reg):
+                    open_loads.setdefault(addr.base.name, []).append((pc, addr.offset))
+            # a write to a base register ends that base's group
+            for op in ins.operands[:1]:
+                names = [op.name] if isinstance(op, Reg) else [e.name for e in op.elems if isinstance(e, Reg)] \
+                    if isinstance(op, Vec) else []
+                for n in names:
+                    if n in open_loads and ins.opcode not in ("st", "red"):
+                        flush(n)
+        for reg in list(open_loads):
+            flush(reg)
+    return out
 
 
 def _mem_class(ins: Instruction, link: _Linker) -> str | None:

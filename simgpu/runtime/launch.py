@@ -126,8 +126,14 @@ def occupancy(gpu: GPUConfig, threads: int, regs: int, shared_per_cta: int) -> O
 
 def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
            warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
-           memory_counters: bool = True, trace: bool = False) -> LaunchReport:
-    """Run `kernel` on the simulated GPU and return its LaunchReport."""
+           memory_counters: bool = True, trace: bool = False, fuse_shared_loads: bool = True) -> LaunchReport:
+    """Run `kernel` on the simulated GPU and return its LaunchReport.
+
+    Beyond CuPy's arguments: `gpu` picks a preset for this launch; `warm_caches` keeps L1/L2 contents
+    from the previous launch (ncu flushes them, so the default is cold); `registers` overrides the
+    registers-per-thread estimate; `trace` records an ExecutionTrace; `fuse_shared_loads` counts
+    adjacent aligned scalar shared loads as one LDS.64/LDS.128, as ptxas emits them.
+    """
     cfg = get_preset(gpu) if gpu is not None else current_gpu()
     lim = cfg.limits
     lk = kernel.linked
@@ -179,7 +185,8 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
     recorder = ExecutionTrace() if trace else None
     engine = Engine(lk, dev.heap, kernel.module.const_buffer(), kparams, g, b, total_shared, shared_mem,
                     ctas_per_wave=occ.ctas_per_sm * cfg.num_sms, num_sms=cfg.num_sms, memsys=memsys,
-                    progress=bar.update if bar is not None else None, trace=recorder)
+                    progress=bar.update if bar is not None else None, trace=recorder,
+                    fuse_vectors=fuse_shared_loads)
     t0 = time.perf_counter()
     try:
         stats = engine.run()
