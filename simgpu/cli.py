@@ -21,7 +21,8 @@ def _parse_size(items: tuple[str, ...]) -> dict[str, int]:
     size = {}
     for item in items:
         if "=" not in item:
-            raise click.BadParameter(f"size entries look like name=value (e.g. M=256), got {item!r}", param_hint="--size")
+            raise click.BadParameter(f"size entries look like name=value (e.g. M=256), got {item!r}",
+                                     param_hint="--size")
         k, v = item.split("=", 1)
         try:
             size[k.strip()] = int(v)
@@ -68,7 +69,7 @@ def run_program(program: str, arch: str, sizes: tuple[str, ...], large: bool, se
     size = dict(prog.large_size) if large else {}
     size.update(_parse_size(sizes))
     result = prog.run(size=size or None, arch=arch, seed=seed)
-    for kernel, report in result.launches:
+    for _kernel, report in result.launches:
         click.echo(str(report))
         if per_instruction:
             _print_instructions(report)

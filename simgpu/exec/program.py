@@ -219,9 +219,6 @@ class _Linker:
                 self.reg_index[(fn.name, name)] = len(self.reg_names)
                 self.reg_names.append(name if fn is self.kernel else f"{fn.name}:{name}")
                 self.reg_types.append(t)
-            if not fn.is_entry:
-                for v in fn.params + fn.returns:
-                    pass
         # flatten code
         instrs: list[Instruction] = []
         func_of_pc: list[str] = []
@@ -295,8 +292,6 @@ class _Linker:
                 b = cfg.block_of[pc]
                 ip = cfg.ipdom[b]
                 rpc[pc] = cfg.starts[ip] if ip >= 0 else -1
-        for pc, site in call_sites.items():
-            pass
         self.cur_func = self.kernel.name
         return LinkedKernel(
             name=self.kernel.name, instructions=instrs, func_of_pc=func_of_pc, kinds=kinds, execs=execs,
@@ -314,7 +309,8 @@ class _Linker:
         rets, callee_sym, args = ins.operands
         callee = self.module.functions[callee_sym.name]
         if len(args.elems) != len(callee.params):
-            raise self.error(f"call of {callee.name} with {len(args.elems)} arguments; it takes {len(callee.params)}", ins)
+            raise self.error(f"call of {callee.name} with {len(args.elems)} arguments; "
+                             f"it takes {len(callee.params)}", ins)
         copy_in = []
         for a, p in zip(args.elems, callee.params):
             if not isinstance(a, Sym) or (caller.name, a.name) not in self.fparams:
@@ -361,7 +357,7 @@ def find_vector_groups(instrs: list[Instruction], lo: int, cfg, mem_class: list[
     for start, end in zip(cfg.starts, cfg.ends):
         open_loads: dict[str, list[tuple[int, int]]] = {}  # base reg -> [(pc, offset)]
 
-        def flush(reg: str) -> None:
+        def flush(reg: str, open_loads=open_loads) -> None:
             loads = open_loads.pop(reg, [])
             by_off = {}
             for pc, off in loads:

@@ -38,7 +38,7 @@ def build_cfg(lo: int, hi: int, targets: dict[int, int], terminators: set[int],
         for pc in range(s, e):
             block_of[pc] = b
     succs: list[list[int]] = []
-    for s, e in zip(starts, ends):
+    for e in ends:
         last = e - 1
         out: list[int] = []
         if last in targets:

@@ -75,7 +75,8 @@ def _argument_bytes(arg, p, where: str) -> bytes:
             raise LaunchError(f"{where}: an integer {a.dtype} was passed to a floating-point parameter; "
                               f"pass np.{_suggest(p.type)}(...)")
         if kind in ("u", "i") and a.dtype.kind == "f":
-            raise LaunchError(f"{where}: a {a.dtype} was passed to an integer parameter; pass np.{_suggest(p.type)}(...)")
+            raise LaunchError(f"{where}: a {a.dtype} was passed to an integer parameter; "
+                              f"pass np.{_suggest(p.type)}(...)")
         return a.tobytes()
     if isinstance(arg, bool):
         arg = int(arg)
@@ -96,7 +97,7 @@ def _argument_bytes(arg, p, where: str) -> bytes:
 
 
 def _suggest(t: str) -> str:
-    return {"f32": "float32", "f64": "float64", "f16": "float16", "s32": "int32", "u32": "uint32",
+    return {"f32": "float32", "f64": "float64", "f16": "float16", "s32": "int32", "u32": "int32",
             "s64": "int64", "u64": "uint64", "b32": "int32", "b64": "int64", "s16": "int16", "u16": "uint16",
             "s8": "int8", "u8": "uint8"}.get(t, "int32")
 
