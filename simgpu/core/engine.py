@@ -13,8 +13,8 @@ immediate post-dominator) or when its lanes have all exited or returned.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 import numpy as np
 
@@ -82,6 +82,14 @@ class Engine:
         self.stats = ExecStats(per_pc_warps=np.zeros(n, np.int64), per_pc_threads=np.zeros(n, np.int64))
 
     def run(self) -> ExecStats:
+        for _ in self.steps():
+            pass
+        return self.stats
+
+    def steps(self):
+        """Issue the launch step by step: yields (pc, warps of the wave that issued) after each step.
+
+        `self.ctx` is the wave being executed; the stepper inspects it between steps."""
         total = self.grid[0] * self.grid[1] * self.grid[2]
         start = 0
         warp_uid = 0
@@ -98,15 +106,14 @@ class Engine:
             ctx.fuse_vectors = self.fuse_vectors
             if self.trace is not None:
                 self.trace.add_wave(warp_uid, cta_ids[ctx.cta_of_warp], ctx.sm_of_warp)
-            self.run_wave(ctx)
+            yield from self.wave_steps(ctx)
             warp_uid += ctx.W
             start += n
             if self.progress is not None:
                 self.progress(n)
-        return self.stats
 
     # ------------------------------------------------------------------------------------ wave
-    def run_wave(self, ctx: WaveContext) -> None:
+    def wave_steps(self, ctx: WaveContext):
         lk = self.lk
         W = ctx.W
         self.ctx = ctx
@@ -167,7 +174,7 @@ class Engine:
                     stats.thread_inst_pred_on += n_on
                     if g < 0 or n_on:
                         execs[p](ctx, ws, m)
-                    self.pc[sel] = p + 1
+                    self.advance(p, sel)
                 elif kind == BRA:
                     stats.thread_inst_pred_on += int(m.sum())
                     self.branch(p, sel, cur, m, g >= 0)
@@ -186,9 +193,16 @@ class Engine:
                 elif kind == TRAP:
                     if m.any():
                         raise KernelRuntimeError(f"trap executed in {ctx.where(ws, m)}")
-                    self.pc[sel] = p + 1
+                    self.advance(p, sel)
+                yield p, sel
 
     # ------------------------------------------------------------------------------- SIMT stack
+    def advance(self, p: int, sel: np.ndarray) -> None:
+        """Fall through to p + 1; a path that falls into its reconvergence point rejoins there."""
+        self.pc[sel] = p + 1
+        if (self.rpc[sel] == p + 1).any():
+            self.settle(sel)
+
     def _grow(self) -> None:
         extra = self.depth
         self.st_pc = np.concatenate([self.st_pc, np.zeros((self.ctx.W, extra), np.int64)], axis=1)
@@ -276,7 +290,7 @@ class Engine:
             self._copy_fparam(sel, m, src, dst, n)
         calling = sel[bits != 0]
         skip = sel[bits == 0]
-        self.pc[skip] = p + 1
+        self.advance(p, skip)
         if len(calling):
             b = bits[bits != 0]
             self.push(calling, p + 1, self.mask[calling], self.rpc[calling], frame=p)
@@ -329,7 +343,7 @@ class Engine:
         bid = np.broadcast_to(np.asarray(info.barrier_id(ctx, ws)), m.shape)[:, 0].astype(np.int64)
         cnt = (np.broadcast_to(np.asarray(info.count(ctx, ws)), m.shape)[:, 0].astype(np.int64)
                if info.count is not None else np.zeros(len(sel), np.int64))
-        self.pc[sel] = p + 1
+        self.advance(p, sel)
         if info.kind == "arrive":
             return  # arrive-only: counted neither way here (producer/consumer barriers are not modelled)
         if info.kind == "red":
