@@ -125,16 +125,35 @@ def occupancy(gpu: GPUConfig, threads: int, regs: int, shared_per_cta: int) -> O
     return Occupancy(by[limiter], limiter, wpc, regs)
 
 
-def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
-           warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
-           memory_counters: bool = True, trace: bool = False, fuse_shared_loads: bool = True) -> LaunchReport:
-    """Run `kernel` on the simulated GPU and return its LaunchReport.
+@dataclass
+class PreparedLaunch:
+    """A checked launch with its engine built, not yet run (the stepper drives it step by step)."""
 
-    Beyond CuPy's arguments: `gpu` picks a preset for this launch; `warm_caches` keeps L1/L2 contents
-    from the previous launch (ncu flushes them, so the default is cold); `registers` overrides the
-    registers-per-thread estimate; `trace` records an ExecutionTrace; `fuse_shared_loads` counts
-    adjacent aligned scalar shared loads as one LDS.64/LDS.128, as ptxas emits them.
-    """
+    kernel: object
+    linked: LinkedKernel
+    gpu: GPUConfig
+    grid: tuple[int, int, int]
+    block: tuple[int, int, int]
+    shared_dynamic: int
+    registers: int
+    occupancy: Occupancy
+    engine: Engine
+    memsys: object
+    trace: ExecutionTrace | None
+    progress_bar: object = None
+
+    def finish(self, host_seconds: float) -> LaunchReport:
+        """Close the launch and build its report (after the engine has run to the end)."""
+        if self.progress_bar is not None:
+            self.progress_bar.close()
+        return _report(self, host_seconds)
+
+
+def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
+                   warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
+                   memory_counters: bool = True, trace: bool = False,
+                   fuse_shared_loads: bool = True) -> PreparedLaunch:
+    """Check a launch as CUDA would and build its engine; see `launch` for the arguments."""
     cfg = get_preset(gpu) if gpu is not None else current_gpu()
     lim = cfg.limits
     lk = kernel.linked
@@ -188,13 +207,40 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
                     ctas_per_wave=occ.ctas_per_sm * cfg.num_sms, num_sms=cfg.num_sms, memsys=memsys,
                     progress=bar.update if bar is not None else None, trace=recorder,
                     fuse_vectors=fuse_shared_loads)
+    return PreparedLaunch(kernel, lk, cfg, g, b, shared_mem, regs, occ, engine, memsys, recorder, bar)
+
+
+def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
+           warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
+           memory_counters: bool = True, trace: bool = False, fuse_shared_loads: bool = True) -> LaunchReport:
+    """Run `kernel` on the simulated GPU and return its LaunchReport.
+
+    Beyond CuPy's arguments: `gpu` picks a preset for this launch; `warm_caches` keeps L1/L2 contents
+    from the previous launch (ncu flushes them, so the default is cold); `registers` overrides the
+    registers-per-thread estimate; `trace` records an ExecutionTrace; `fuse_shared_loads` counts
+    adjacent aligned scalar shared loads as one LDS.64/LDS.128, as ptxas emits them.
+    """
+    prepared = prepare_launch(kernel, grid, block, args, shared_mem=shared_mem, gpu=gpu, warm_caches=warm_caches,
+                              registers=registers, progress=progress, memory_counters=memory_counters,
+                              trace=trace, fuse_shared_loads=fuse_shared_loads)
     t0 = time.perf_counter()
     try:
-        stats = engine.run()
+        prepared.engine.run()
     finally:
-        if bar is not None:
-            bar.close()
-    host_seconds = time.perf_counter() - t0
+        if prepared.progress_bar is not None:
+            prepared.progress_bar.close()
+            prepared.progress_bar = None
+    return prepared.finish(time.perf_counter() - t0)
+
+
+def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
+    lk, cfg, occ, memsys = pl.linked, pl.gpu, pl.occupancy, pl.memsys
+    g, b = pl.grid, pl.block
+    lim = cfg.limits
+    threads = b[0] * b[1] * b[2]
+    n_ctas = g[0] * g[1] * g[2]
+    stats = pl.engine.stats
+    shared_mem, regs, recorder = pl.shared_dynamic, pl.registers, pl.trace
     if memsys is not None:
         memsys.end_kernel()
     metrics: dict[str, float] = {}
