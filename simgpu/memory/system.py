@@ -214,7 +214,7 @@ class MemorySystem:
         wf = np.zeros(k, np.int64)
         ideal = np.zeros(k, np.int64)
         _banks.shared_wavefronts_nb(np.ascontiguousarray(addr, dtype=np.int64), np.ascontiguousarray(mask),
-                                    size, op == "atom", wf, ideal)
+                                    size, False, wf, ideal)  # atomics count like loads (banks.py)
         inst = int(mask.any(axis=1).sum())
         wavefronts = int(wf.sum())
         conflicts = int((wf - ideal).sum())

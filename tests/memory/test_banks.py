@@ -86,3 +86,17 @@ def test_vectorised_and_numba_match_bruteforce(rows, size, op):
     shared_wavefronts_nb(addr, mask, size, op == "atom", w2, i2)
     np.testing.assert_array_equal(w2, ref_wf)
     np.testing.assert_array_equal(i2, ref_ideal)
+
+
+def test_memory_system_counts_shared_atomics_like_loads():
+    """Measured on the H200 (histogram program): same-word atomic lanes share a wavefront in ncu's count."""
+    from simgpu.arch import get_preset
+    from simgpu.memory.system import MemorySystem
+
+    ms = MemorySystem(get_preset("h200"))
+    ms.begin_kernel(1024, 1)
+    same = np.zeros((1, 32), np.int64)
+    two_per_bank = (np.arange(32) % 2 * 128)[None, :]  # two words in bank 0
+    ms.shared_access("atom", 0, same, np.ones((1, 32), bool), 4)
+    ms.shared_access("atom", 1, two_per_bank, np.ones((1, 32), bool), 4)
+    assert ms.metrics()["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"] == 1 + 2
