@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from simgpu.core import dispatch
 from simgpu.core.wave import WaveContext
 from simgpu.errors import KernelRuntimeError
 from simgpu.exec.program import ALU, BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
@@ -96,8 +97,7 @@ class Engine:
         while start < total:
             n = min(self.ctas_per_wave, total - start)
             cta_ids = np.arange(start, start + n, dtype=np.int64)
-            # CTA i of the launch goes to SM (i mod resident CTAs) mod num_sms: round-robin dispatch
-            sm_of_cta = (cta_ids % max(1, self.resident_ctas)) % self.num_sms
+            sm_of_cta = dispatch.sm_of_cta(cta_ids, self.resident_ctas, self.num_sms)
             ctx = WaveContext(self.lk, self.heap, self.const_buf, self.kparams, cta_ids, self.grid, self.block,
                               self.shared_bytes, self.dynamic_shared, sm_of_cta, warp_uid, self.memsys,
                               self.num_sms)
