@@ -13,7 +13,7 @@ import numpy as np
 
 from simgpu.errors import UnsupportedInstructionError
 from simgpu.exec import ops
-from simgpu.exec.memory import CONST_WINDOW, FUNC_PARAM_BASE
+from simgpu.exec.memory import FUNC_PARAM_BASE
 from simgpu.exec.values import type_bits
 from simgpu.frontend.cfg import build_cfg
 from simgpu.frontend.ptx.ast import Addr, Function, Instruction, Module, Reg, Sym, Variable, Vec
@@ -475,4 +475,4 @@ def link_kernel(module: Module, kernel: str, global_addresses: dict[str, int] | 
     return _Linker(module, kernel, global_addresses or {}, const_offsets or {}).link()
 
 
-__all__ = ["LinkedKernel", "link_kernel", "ALU", "BRA", "CALL", "RET", "EXIT", "BAR", "TRAP", "CONST_WINDOW"]
+__all__ = ["LinkedKernel", "link_kernel", "ALU", "BRA", "CALL", "RET", "EXIT", "BAR", "TRAP"]

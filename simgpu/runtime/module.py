@@ -16,7 +16,7 @@ from simgpu.exec.program import LinkedKernel, link_kernel
 from simgpu.frontend.nvrtc import compile_to_ptx
 from simgpu.frontend.ptx import Module, parse_ptx
 from simgpu.runtime.arrays import DeviceArray
-from simgpu.runtime.device import current_device, current_gpu
+from simgpu.runtime.device import current_gpu
 
 
 def looks_like_ptx(text: str) -> bool:
@@ -145,7 +145,3 @@ class RawKernel:
 
     def __repr__(self) -> str:
         return f"<simgpu.RawKernel {self.name}>"
-
-
-def _unused() -> None:  # keep current_device imported for callers that patch it
-    current_device()

@@ -10,8 +10,6 @@ from __future__ import annotations
 import html
 from dataclasses import dataclass, field
 
-import numpy as np
-
 SUMMARY_METRICS = [
     ("smsp__inst_executed.sum", "warp instructions executed"),
     ("smsp__thread_inst_executed.sum", "thread instructions executed"),
@@ -155,4 +153,4 @@ def build_per_pc(lk, stats, mem_per_pc: dict[int, dict[str, float]] | None) -> l
     return rows
 
 
-__all__ = ["LaunchReport", "build_per_pc", "np"]
+__all__ = ["LaunchReport", "build_per_pc"]
