@@ -1,0 +1,180 @@
+"""TimingConfig: every latency, rate and width the timing model uses, each with its source.
+
+Sources are either a key of ``simgpu/arch/h200_measurements.json`` (microbenchmarks run on the
+H200, methods in ``benchmarks/microbench/README.md``), a hardware fact (device query, datasheet,
+CUDA C Programming Guide throughput table for compute capability 9.0), or marked ASSUMED where
+no measurement exists yet (these are the first numbers to measure next).
+
+``TimingConfig.from_measurements()`` reads the JSON and rounds each measured value the way the
+field's comment says; ``TimingConfig()`` holds the same numbers as literal defaults so that the
+model works without the file. Nothing here was fitted to the calibration kernels.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+
+MEASUREMENTS = Path(__file__).resolve().parents[1] / "arch" / "h200_measurements.json"
+
+
+@dataclass(frozen=True)
+class TimingConfig:
+    # ---------------------------------------------------------------- GPU level
+    # gpu__time_duration of an empty <<<1,32>>> kernel (launch_empty_kernel_gpu_time_grid1x32_ns):
+    # the fixed part of every kernel's duration (front end, first CTA launch, completion).
+    launch_overhead_ns: float = 1504.0
+    # device-wide CTA dispatch: one CTA per this many ns once all SMs are busy
+    # (launch_empty_kernel_ns_per_cta_256threads: least-squares slope over 1320..132000 CTAs)
+    cta_dispatch_ns: float = 0.6008
+
+    # ---------------------------------------------------------------- issue / pipelines
+    # cycles from issue to when a dependent instruction may issue; rounded to whole cycles
+    lat_fp32: int = 4  # latency_ffma_cycles 4.08 / latency_fadd_cycles 4.07 / latency_fmul_cycles 4.08
+    lat_int: int = 5  # latency_iadd_xor_alternating_cycles 5.05 (VIADD/LOP3 chain)
+    lat_imad: int = 4  # latency_imad_cycles 4.06
+    lat_fp64: int = 8  # latency_dfma_cycles 8.05 / latency_dadd_cycles 8.05
+    lat_mufu: int = 17  # latency_mufu_ex2_cycles 17.02 / latency_mufu_rsq_cycles 17.02
+    lat_sin: int = 23  # latency_sin_approx_cycles 23.02 (FMUL.RZ + MUFU.SIN)
+    lat_shfl: int = 24  # latency_shfl_bfly_cycles 24.02
+    lat_cvt: int = 17  # ASSUMED: conversions (I2F/F2I) take the MUFU latency (not measured)
+    lat_branch: int = 4  # ASSUMED: a warp's next issue after a branch (not measured)
+    lat_div_extra: int = 16  # ASSUMED: div.rn/rcp.rn/sqrt.rn = MUFU + 4 dependent FFMAs (Newton step in SASS)
+    lat_idiv: int = 50  # ASSUMED: integer div/rem = ~12 dependent ALU/IMAD/MUFU ops in SASS
+    # cycles a warp instruction keeps its pipe busy on one sub-partition (32 lanes / lanes per SMSP)
+    ii_fp32: int = 1  # throughput_ffma_per_sm_per_cycle 126.4 -> 32 lanes per SMSP
+    ii_int: int = 1  # throughput_iadd_xor_alternating_per_sm_per_cycle 124.5
+    ii_imad: int = 2  # throughput_imad_per_sm_per_cycle 64.0 -> 16 lanes per SMSP
+    ii_fp64: int = 2  # throughput_dfma_per_sm_per_cycle 63.7
+    ii_mufu: int = 8  # throughput_mufu_ex2_per_sm_per_cycle 16.0 -> 4 lanes per SMSP
+    ii_cvt: int = 8  # CUDA Programming Guide, cc 9.0: 16 type conversions per SM per cycle
+    ii_branch: int = 1  # ASSUMED
+
+    # ---------------------------------------------------------------- barriers
+    # bar.sync back to back: latency_barsync_{32,256,1024}threads_cycles = 14.7, 28.7, 76.7
+    # -> about 12.7 + 2.0 per warp of the CTA (least squares over the three points)
+    bar_base_cycles: float = 12.7
+    bar_per_warp_cycles: float = 2.0
+
+    # ---------------------------------------------------------------- memory latencies (cycles)
+    lat_shared: int = 23  # latency_shared_cycles 23.0 (LDS pointer chase)
+    lat_l1_hit: int = 32  # latency_l1_hit_cycles 32.2
+    lat_local_l1_hit: int = 29  # latency_local_cycles 29.0
+    lat_l2_near: int = 280  # latency_l2_hit_cycles 279.6 (<= 24 MB working set)
+    lat_l2_far: int = 515  # latency_l2_far_cycles 514.9 (40-58 MB working set)
+    lat_dram: int = 656  # latency_hbm_cycles 655.8 (.cg chase over 128 MB after an L2 flush)
+    # the trace has no addresses: an L2 access goes to the near or the far partition with
+    # probability 1/2 each (H200 L2 = two partitions; the 32 MB chase measured 47 % / 53 %), and a
+    # warp instruction waits for the slowest of its lines: expected latency = near + (far - near)
+    # * (1 - 0.5^lines). One line gives 397 cycles (the 32 MB mixed chase measured 394).
+    l2_far_fraction: float = 0.5
+    lat_const: int = 32  # ASSUMED: constant-cache hit = L1 hit latency (not measured)
+
+    # ---------------------------------------------------------------- memory bandwidths
+    # L1TEX data path: 128 B per cycle per SM = 1 wavefront per cycle
+    # (bw_l1_bytes_per_cycle_per_sm 126.9, smem_lds32_stride1 0.997 instr/cycle, 'shared wavefronts 1.00')
+    l1_wavefronts_per_cycle: float = 1.0
+    sectors_per_wavefront: int = 4  # 128 B / 32 B sectors (hardware fact)
+    # L2 read bandwidth, whole GPU (bw_l2_read_GBps 9668: weak loads, 8-16 MB)
+    l2_bytes_per_s: float = 9668.47e9
+    # HBM read bandwidth, whole GPU (bw_dram_read_GBps 4553)
+    dram_bytes_per_s: float = 4553.15e9
+    sector_bytes: int = 32  # hardware fact
+    # DRAM sectors per L2-missed sector when the memory system's per-pc DRAM bytes are not given:
+    # an L2 miss fetches the aligned 64 B pair (simgpu.memory L2, fetch_bytes), but in a coalesced
+    # access the pair's other sector is a miss of the same request, so 1 is the common case;
+    # simulate_timing(per_pc=report.per_pc) gives the exact ratio per instruction
+    dram_sectors_per_miss: float = 1.0
+    # global atomics at L2, distinct addresses: 521.9 per ns device-wide (atomic_global_distinct_addresses_per_ns)
+    atomics_per_ns: float = 521.884
+    # same address: one per 1/1.343 ns (atomic_global_same_address_ptx_red_per_ns)
+    same_address_atomics_per_ns: float = 1.343
+
+    # ---------------------------------------------------------------- queues (throttles)
+    # ASSUMED: a sub-partition stops issuing global/local (lg_throttle) or shared/shuffle
+    # (mio_throttle) instructions while the SM's L1TEX backlog exceeds this many cycles of work
+    lsu_queue_cycles: int = 64
+    mio_queue_cycles: int = 32
+
+    # ---------------------------------------------------------------- model switches
+    # hits on lines another warp of the same step missed wait for that miss (no addresses in the
+    # trace, so 'same step, same SM' stands for 'same line in flight'); see model.py
+    merge_inflight_l1: bool = True
+    merge_inflight_l2: bool = True
+    # PTX ops that ptxas folds into other instructions (ld.param -> constant-bank operand,
+    # cvta.to.global, mov of %ctaid/%ntid/%nctaid) take no issue slot
+    fold_free_ops: bool = True
+    # issue each basic block in a ptxas-like list-scheduled order (loads first) rather than in
+    # PTX order: NVVM's PTX interleaves loads and their uses, ptxas hoists the loads
+    schedule_blocks: bool = True
+    # latency the scheduler assumes for a global load when ranking instructions (about an L2 hit)
+    schedule_load_latency: int = 400
+    # ASSUMED: ptxas predicates (if-converts) guarded forward branches over at most this many
+    # instructions; they then neither end a scheduling block nor cost a branch
+    if_convert_max_instructions: int = 8
+    timeline_bins: int = 200
+
+    @classmethod
+    def from_measurements(cls, path: str | Path = MEASUREMENTS) -> "TimingConfig":
+        """The defaults, re-read from h200_measurements.json (so a re-run of the microbenchmarks
+        on another GPU feeds straight in)."""
+        try:
+            m = json.loads(Path(path).read_text())["measurements"]
+        except (OSError, KeyError, ValueError):
+            return cls()
+
+        def v(key, default):
+            return float(m[key]["value"]) if key in m else default
+
+        c = cls()
+        b32, b256, b1024 = (v(f"latency_barsync_{n}threads_cycles", None) for n in (32, 256, 1024))
+        bar_base, bar_per = c.bar_base_cycles, c.bar_per_warp_cycles
+        if None not in (b32, b256, b1024):
+            xs, ys = [1, 8, 32], [b32, b256, b1024]
+            mx, my = sum(xs) / 3, sum(ys) / 3
+            bar_per = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sum((x - mx) ** 2 for x in xs)
+            bar_base = my - bar_per * mx
+        per_sm = lambda key, d: max(1, round(32 * 4 / v(key, 128 * 32 / 4 / d)))  # noqa: E731
+        return replace(
+            c,
+            launch_overhead_ns=v("launch_empty_kernel_gpu_time_grid1x32_ns", c.launch_overhead_ns),
+            cta_dispatch_ns=v("launch_empty_kernel_ns_per_cta_256threads", c.cta_dispatch_ns),
+            lat_fp32=round(v("latency_ffma_cycles", c.lat_fp32)),
+            lat_int=round(v("latency_iadd_xor_alternating_cycles", c.lat_int)),
+            lat_imad=round(v("latency_imad_cycles", c.lat_imad)),
+            lat_fp64=round(v("latency_dfma_cycles", c.lat_fp64)),
+            lat_mufu=round(v("latency_mufu_ex2_cycles", c.lat_mufu)),
+            lat_sin=round(v("latency_sin_approx_cycles", c.lat_sin)),
+            lat_shfl=round(v("latency_shfl_bfly_cycles", c.lat_shfl)),
+            ii_fp32=per_sm("throughput_ffma_per_sm_per_cycle", c.ii_fp32),
+            ii_int=per_sm("throughput_iadd_xor_alternating_per_sm_per_cycle", c.ii_int),
+            ii_imad=per_sm("throughput_imad_per_sm_per_cycle", c.ii_imad),
+            ii_fp64=per_sm("throughput_dfma_per_sm_per_cycle", c.ii_fp64),
+            ii_mufu=per_sm("throughput_mufu_ex2_per_sm_per_cycle", c.ii_mufu),
+            bar_base_cycles=round(bar_base, 2), bar_per_warp_cycles=round(bar_per, 3),
+            lat_shared=round(v("latency_shared_cycles", c.lat_shared)),
+            lat_l1_hit=round(v("latency_l1_hit_cycles", c.lat_l1_hit)),
+            lat_local_l1_hit=round(v("latency_local_cycles", c.lat_local_l1_hit)),
+            lat_l2_near=round(v("latency_l2_hit_cycles", c.lat_l2_near)),
+            lat_l2_far=round(v("latency_l2_far_cycles", c.lat_l2_far)),
+            lat_dram=round(v("latency_hbm_cycles", c.lat_dram)),
+            l1_wavefronts_per_cycle=round(v("bw_l1_bytes_per_cycle_per_sm", 128.0) / 128.0, 2),
+            l2_bytes_per_s=v("bw_l2_read_GBps", c.l2_bytes_per_s / 1e9) * 1e9,
+            dram_bytes_per_s=v("bw_dram_read_GBps", c.dram_bytes_per_s / 1e9) * 1e9,
+            atomics_per_ns=v("atomic_global_distinct_addresses_per_ns", c.atomics_per_ns),
+            same_address_atomics_per_ns=v("atomic_global_same_address_ptx_red_per_ns", c.same_address_atomics_per_ns),
+        )
+
+    def describe(self) -> dict[str, object]:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+_DEFAULT: TimingConfig | None = None
+
+
+def default_config() -> TimingConfig:
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = TimingConfig.from_measurements()
+    return _DEFAULT

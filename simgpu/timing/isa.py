@@ -1,0 +1,345 @@
+"""Static timing class of each PTX instruction: pipe, latency, issue interval, registers.
+
+PTX is not SASS: ptxas folds some PTX ops away (ld.param becomes a constant-bank operand,
+cvta.to.global disappears into the address) and expands others (div.rn.f32, integer division).
+The table below maps each PTX op to the SASS pipe it ends up on, with the latency and issue
+interval from TimingConfig. Register dependencies come from the PTX operands: the destination
+operands (first one, or two for `setp p|q` / `shfl d|p`, or a vector) and every other register.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
+from simgpu.frontend.ptx.ast import Addr, Reg, Special, Sym, Vec
+from simgpu.timing.config import TimingConfig
+
+# pipes (per sub-partition issue resources)
+P_FP32, P_INT, P_IMAD, P_FP64, P_MUFU, P_LSU, P_BRANCH, P_NONE = range(8)
+N_PIPES = 8
+PIPE_NAMES = ("fp32", "int", "imad", "fp64", "mufu", "lsu", "branch", "none")
+
+# what an instruction is, for the replay
+K_ALU, K_GLD, K_GST, K_GATOM, K_SLD, K_SST, K_SATOM, K_SHFL, K_BAR, K_EXIT, K_BRANCH, K_FREE, K_LLD, K_LST, K_CONST = range(15)
+
+# scoreboard class of a produced register (what a consumer waiting on it is stalled on)
+SB_WAIT, SB_SHORT, SB_LONG = 0, 1, 2
+
+# stall reasons (ncu names, smsp__average_warp_latency_issue_stalled_<name>)
+REASONS = ("selected", "not_selected", "wait", "short_scoreboard", "long_scoreboard", "barrier",
+           "math_pipe_throttle", "lg_throttle", "mio_throttle", "branch_resolving", "drain", "no_instruction",
+           "dispatch_stall")
+R_SELECTED, R_NOT_SELECTED, R_WAIT, R_SHORT, R_LONG, R_BARRIER, R_MATH, R_LG, R_MIO, R_BRANCH, R_DRAIN, R_NOINST, R_DISPATCH = range(13)
+
+MAX_SRC = 8
+MAX_DST = 4
+
+_F32_OPS = {"add", "sub", "mul", "fma", "mad", "min", "max", "neg", "abs", "setp", "selp", "set", "testp",
+            "copysign", "slct", "fmax", "fmin"}
+_INT_OPS = {"add", "sub", "and", "or", "xor", "not", "shl", "shr", "min", "max", "setp", "selp", "set", "mov",
+            "cnot", "lop3", "bfe", "bfi", "prmt", "popc", "clz", "brev", "bfind", "neg", "abs", "slct", "shf",
+            "vote", "activemask", "addc", "subc", "fns", "sad", "dp4a", "dp2a", "nanosleep", "membar", "fence",
+            "isspacep", "mov", "match", "elect", "szext", "bmsk", "getctarank", "mapa", "cvta", "discard",
+            "prefetch", "prefetchu", "applypriority", "createpolicy"}
+_MUFU_OPS = {"ex2", "lg2", "rsqrt", "sqrt", "rcp", "tanh", "sin", "cos", "div"}
+_FOLDED_SPECIALS = ("%ctaid", "%ntid", "%nctaid", "%nsmid", "%gridid")
+
+
+def _types(mods) -> set[str]:
+    return {m for m in mods if m[:1] in "fsubp" and m[1:].isdigit() or m == "pred"}
+
+
+def _is_float(mods) -> bool:
+    return any(m in ("f32", "f16", "f16x2", "bf16", "bf16x2", "ftz") for m in mods)
+
+
+def _is_f64(mods) -> bool:
+    return "f64" in mods
+
+
+@dataclass
+class StaticTable:
+    kind: np.ndarray  # int8 per pc: K_*
+    pipe: np.ndarray  # int8 per pc
+    lat: np.ndarray  # int32 per pc: issue -> dependent issue (fixed-latency ops)
+    ii: np.ndarray  # int32 per pc: pipe busy cycles
+    sb: np.ndarray  # int8 per pc: scoreboard class of the destinations
+    src: np.ndarray  # int32 [n_pc, MAX_SRC], -1 padded
+    dst: np.ndarray  # int32 [n_pc, MAX_DST], -1 padded
+    n_regs: int
+
+
+def _reg_index(lk: LinkedKernel):
+    idx = {n: i for i, n in enumerate(lk.reg_names)}
+
+    def get(pc: int, r: Reg) -> int:
+        f = lk.func_of_pc[pc]
+        name = r.name if f == lk.name else f"{f}:{r.name}"
+        i = idx.get(name)
+        if i is None:
+            i = idx.get(r.name, -1)
+        return i
+
+    return get
+
+
+def _regs_of(op) -> list[Reg]:
+    if isinstance(op, Reg):
+        return [op]
+    if isinstance(op, Vec):
+        return [e for e in op.elems if isinstance(e, Reg)]
+    if isinstance(op, Addr) and isinstance(op.base, Reg):
+        return [op.base]
+    return []
+
+
+def _num_dst(ins) -> int:
+    op, mods, ops = ins.opcode, ins.mods, ins.operands
+    if op in ("st", "red", "bra", "bar", "barrier", "ret", "exit", "trap", "membar", "fence", "prefetch",
+              "prefetchu", "call", "cp", "discard", "applypriority", "nanosleep"):
+        return 0
+    if op == "setp":
+        boolop = any(m in ("and", "or", "xor") for m in mods)
+        return max(1, len(ops) - 2 - (1 if boolop else 0))
+    if op == "shfl":
+        return 2 if len(ops) >= 6 else 1
+    if op in ("vote", "match") and len(ops) >= 4:
+        return 2 if "any" not in mods and "all" not in mods and "uni" not in mods else 1
+    return 1
+
+
+def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
+    """-> (K_*, pipe, latency, issue interval, scoreboard class)"""
+    op, mods = ins.opcode, ins.mods
+    if kind == BAR:
+        return K_BAR, P_BRANCH, 0, cfg.ii_branch, SB_WAIT
+    if kind in (EXIT, RET):
+        return K_EXIT, P_BRANCH, 0, cfg.ii_branch, SB_WAIT
+    if kind in (BRA, CALL, TRAP):
+        return K_BRANCH, P_BRANCH, cfg.lat_branch, cfg.ii_branch, SB_WAIT
+    if mem_class is not None:
+        space, _, what = mem_class.partition("_")
+        if space == "param":
+            return K_FREE, P_NONE, 0, 0, SB_WAIT
+        if space == "const":
+            return K_CONST, P_LSU, cfg.lat_const, 1, SB_LONG
+        if space == "shared":
+            return {"ld": K_SLD, "st": K_SST}.get(what, K_SATOM), P_LSU, cfg.lat_shared, 1, SB_SHORT
+        if space == "local":
+            return (K_LLD if what == "ld" else K_LST), P_LSU, cfg.lat_local_l1_hit, 1, SB_LONG
+        # global / generic
+        k = {"ld": K_GLD, "st": K_GST}.get(what, K_GATOM)
+        return k, P_LSU, cfg.lat_l1_hit, 1, SB_LONG
+    if op in ("ld", "ldu", "st", "atom", "red", "tex", "tld4", "suld", "sust"):
+        k = {"ld": K_GLD, "ldu": K_GLD, "st": K_GST, "tex": K_GLD, "tld4": K_GLD, "suld": K_GLD,
+             "sust": K_GST}.get(op, K_GATOM)
+        return k, P_LSU, cfg.lat_l1_hit, 1, SB_LONG
+    if op == "shfl":
+        return K_SHFL, P_LSU, cfg.lat_shfl, 1, SB_SHORT
+    if op in ("redux",):
+        return K_SHFL, P_LSU, cfg.lat_shfl, 1, SB_SHORT
+    if op == "cvta" and "to" in mods:
+        return K_FREE, P_NONE, 0, 0, SB_WAIT
+    if op == "mov" and len(ins.operands) == 2 and ins.guard is None and (
+            isinstance(ins.operands[1], Sym)
+            or isinstance(ins.operands[1], Special) and ins.operands[1].name.startswith(_FOLDED_SPECIALS)):
+        return K_FREE, P_NONE, 0, 0, SB_WAIT  # constant-bank / uniform operand in SASS
+    if op == "cvt":
+        ts = [m for m in mods if m[:1] in "fsub" and m[1:].isdigit() or m in ("f16", "bf16")]
+        fl = [t for t in ts if t[0] == "f" or t == "bf16"]
+        if fl and len(fl) < len(ts) or ("f64" in ts and "f32" in ts) or ("f16" in ts and "f32" in ts and False):
+            return K_ALU, P_MUFU, cfg.lat_cvt, cfg.ii_cvt, SB_SHORT  # int <-> float, f32 <-> f64
+        if len(fl) == 2 and fl[0] == fl[1]:
+            return K_ALU, P_FP32, cfg.lat_fp32, cfg.ii_fp32, SB_WAIT  # cvt.rni.f32.f32 (FRND)
+        return K_ALU, P_INT, cfg.lat_int, cfg.ii_int, SB_WAIT
+    if op in _MUFU_OPS:
+        if _is_f64(mods):
+            return K_ALU, P_FP64, cfg.lat_fp64 + cfg.lat_div_extra * 2, cfg.ii_fp64 * 8, SB_SHORT
+        approx = "approx" in mods
+        if op in ("sin", "cos"):
+            return K_ALU, P_MUFU, cfg.lat_sin, cfg.ii_mufu, SB_SHORT
+        if op == "div":
+            if not _is_float(mods):
+                return K_ALU, P_IMAD, cfg.lat_idiv, cfg.ii_imad * 6, SB_SHORT
+            extra = cfg.lat_fp32 if approx or "full" in mods else cfg.lat_div_extra + cfg.lat_fp32
+            return K_ALU, P_MUFU, cfg.lat_mufu + extra, cfg.ii_mufu, SB_SHORT
+        if op in ("rcp", "sqrt") and not approx:
+            return K_ALU, P_MUFU, cfg.lat_mufu + cfg.lat_div_extra, cfg.ii_mufu, SB_SHORT
+        return K_ALU, P_MUFU, cfg.lat_mufu, cfg.ii_mufu, SB_SHORT
+    if op == "rem":
+        return K_ALU, P_IMAD, cfg.lat_idiv, cfg.ii_imad * 6, SB_SHORT
+    if _is_f64(mods) and op in _F32_OPS | {"fma", "mad", "mul", "add", "sub"}:
+        return K_ALU, P_FP64, cfg.lat_fp64, cfg.ii_fp64, SB_WAIT
+    if _is_float(mods) and op in _F32_OPS:
+        return K_ALU, P_FP32, cfg.lat_fp32, cfg.ii_fp32, SB_WAIT
+    if op in ("mul", "mad", "mul24", "mad24") or (op in ("mul", "mad") and "wide" in mods):
+        return K_ALU, P_IMAD, cfg.lat_imad, cfg.ii_imad, SB_WAIT
+    if op in ("bar", "barrier"):
+        return K_BAR, P_BRANCH, 0, cfg.ii_branch, SB_WAIT
+    return K_ALU, P_INT, cfg.lat_int, cfg.ii_int, SB_WAIT
+
+
+def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
+    n = len(lk.instructions)
+    kind = np.zeros(n, np.int8)
+    pipe = np.zeros(n, np.int8)
+    lat = np.zeros(n, np.int32)
+    ii = np.ones(n, np.int32)
+    sb = np.zeros(n, np.int8)
+    src = np.full((n, MAX_SRC), -1, np.int32)
+    dst = np.full((n, MAX_DST), -1, np.int32)
+    get = _reg_index(lk)
+    for pc, ins in enumerate(lk.instructions):
+        k, p, l, i, s = classify(ins, int(lk.kinds[pc]), lk.mem_class[pc], cfg)
+        if k == K_FREE and not cfg.fold_free_ops:
+            k, p, l, i, s = K_ALU, P_INT, cfg.lat_int, cfg.ii_int, SB_WAIT
+        kind[pc], pipe[pc], lat[pc], ii[pc], sb[pc] = k, p, l, i, s
+        nd = _num_dst(ins)
+        ops = ins.operands
+        dregs: list[int] = []
+        sregs: list[int] = []
+        for j, o in enumerate(ops):
+            regs = [get(pc, r) for r in _regs_of(o)]
+            if j < nd and not isinstance(o, Addr):
+                dregs += regs
+            else:
+                sregs += regs
+        if ins.guard is not None:
+            sregs.append(get(pc, ins.guard))
+        if ins.opcode in ("atom",) and not dregs:
+            pass
+        sregs = [r for r in dict.fromkeys(sregs) if r >= 0][:MAX_SRC]
+        dregs = [r for r in dict.fromkeys(dregs) if r >= 0][:MAX_DST]
+        src[pc, :len(sregs)] = sregs
+        dst[pc, :len(dregs)] = dregs
+    return StaticTable(kind, pipe, lat, ii, sb, src, dst, max(1, lk.num_regs))
+
+
+# ------------------------------------------------------------------------------------------------
+# ptxas-like static scheduling of each basic block
+# ------------------------------------------------------------------------------------------------
+_MEM_KINDS = {K_GLD, K_GST, K_GATOM, K_SLD, K_SST, K_SATOM, K_LLD, K_LST, K_CONST, K_SHFL}
+_STORE_KINDS = {K_GST, K_GATOM, K_SST, K_SATOM, K_LST}
+_FENCE_KINDS = {K_BAR, K_EXIT, K_BRANCH}
+
+
+def if_convertible_branches(lk: LinkedKernel, max_shadow: int) -> set[int]:
+    """Guarded forward branches over at most `max_shadow` straight-line instructions: ptxas turns
+    these into predicated instructions (if-conversion), so they neither end a block nor cost a
+    branch."""
+    n = len(lk.instructions)
+    out = set()
+    for pc in range(n):
+        if int(lk.kinds[pc]) != BRA or int(lk.guard_reg[pc]) < 0:
+            continue
+        tgt = int(lk.target[pc])
+        if not pc < tgt <= pc + 1 + max_shadow or tgt > n:
+            continue
+        if all(int(lk.kinds[q]) not in (BRA, CALL, RET, EXIT, BAR, TRAP) for q in range(pc + 1, tgt)):
+            out.add(pc)
+    return out
+
+
+def basic_blocks(lk: LinkedKernel, converted: set[int] = frozenset()) -> list[tuple[int, int]]:
+    """[start, end) pc ranges of straight-line code (branches, barriers, calls and exits end a
+    block; if-converted branches do not)."""
+    n = len(lk.instructions)
+    leaders = {0}
+    for pc in range(n):
+        k = int(lk.kinds[pc])
+        if pc in converted:
+            continue
+        if k in (BRA, CALL, RET, EXIT, BAR, TRAP):
+            leaders.add(pc + 1)
+            if k in (BRA, CALL) and 0 <= int(lk.target[pc]) < n:
+                leaders.add(int(lk.target[pc]))
+    ls = sorted(x for x in leaders if x < n)
+    return [(a, b) for a, b in zip(ls, ls[1:] + [n])]
+
+
+_SHARED_KINDS = {K_SLD, K_SST, K_SATOM}
+
+
+def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
+                   shadows: dict[int, int] | None = None) -> list[int]:
+    """Order of the pcs a..b-1 as a list scheduler would issue them: respect register (RAW, WAR,
+    WAW) and memory-order dependencies (no memory op crosses a store, atomic or barrier), keep
+    the block's last control instruction last, and among ready instructions take the one with
+    the longest latency-weighted path to the end of the block (loads move up)."""
+    n = b - a
+    if n <= 2:
+        return list(range(a, b))
+    preds: list[set[int]] = [set() for _ in range(n)]
+    last_w: dict[int, int] = {}
+    readers: dict[int, list[int]] = {}
+    last_store = [-1, -1]  # per space class: global-like, shared
+    mem_since_store: list[list[int]] = [[], []]
+    lat = np.zeros(n, np.int64)
+    shadows = shadows or {}
+    for i in range(n):
+        pc = a + i
+        k = int(st.kind[pc])
+        lat[i] = load_latency if k in (K_GLD, K_LLD, K_CONST) else max(1, int(st.lat[pc]))
+        for r in st.src[pc]:
+            if r < 0:
+                break
+            if r in last_w:
+                preds[i].add(last_w[r])
+        for r in st.dst[pc]:
+            if r < 0:
+                break
+            if r in last_w:
+                preds[i].add(last_w[r])
+            for j in readers.get(r, ()):
+                preds[i].add(j)
+        for r in st.src[pc]:
+            if r < 0:
+                break
+            readers.setdefault(int(r), []).append(i)
+        for r in st.dst[pc]:
+            if r < 0:
+                break
+            last_w[int(r)] = i
+            readers[int(r)] = []
+        for bpc, tgt in shadows.items():
+            if bpc < pc < tgt and a <= bpc:
+                preds[i].add(bpc - a)  # predicated by the if-converted branch
+        spaces = (1,) if k in _SHARED_KINDS else (0,) if k in _MEM_KINDS and k != K_SHFL else ()
+        if k in _FENCE_KINDS:
+            spaces = (0, 1)
+        for sp_ in spaces:
+            if last_store[sp_] >= 0:
+                preds[i].add(last_store[sp_])
+            if k in _STORE_KINDS or k in _FENCE_KINDS:
+                preds[i].update(mem_since_store[sp_])
+                last_store[sp_] = i
+                mem_since_store[sp_] = []
+            else:
+                mem_since_store[sp_].append(i)
+        if k in _FENCE_KINDS:
+            preds[i].update(range(i))
+    preds = [{p for p in ps if p != i} for i, ps in enumerate(preds)]
+    succs: list[list[int]] = [[] for _ in range(n)]
+    for i, ps in enumerate(preds):
+        for p in ps:
+            succs[p].append(i)
+    height = np.zeros(n, np.int64)
+    for i in range(n - 1, -1, -1):
+        height[i] = lat[i] + max((height[s] for s in succs[i]), default=0)
+    npred = [len(p) for p in preds]
+    ready = [i for i in range(n) if npred[i] == 0]
+    order = []
+    while ready:
+        ready.sort(key=lambda i: (-height[i], i))
+        i = ready.pop(0)
+        order.append(i)
+        for s in succs[i]:
+            npred[s] -= 1
+            if npred[s] == 0:
+                ready.append(s)
+    if len(order) != n:  # cycle (should not happen): keep program order
+        return list(range(a, b))
+    return [a + i for i in order]

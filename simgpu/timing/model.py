@@ -1,0 +1,198 @@
+"""Entry point of the timing model: (LinkedKernel, ExecutionTrace, GPUConfig, launch shape) -> time.
+
+    report = kernel(grid, block, args, trace=True)
+    res = simulate_timing(report.linked, report.trace, gpu, grid=report.grid, block=report.block,
+                          ctas_per_sm=report.ctas_per_sm, registers_per_thread=report.registers_per_thread)
+    res.metrics["gpu__time_duration.sum"], res.stalls, res.timeline
+
+Model (details and sources in config.py, isa.py, prepare.py, replay.py):
+* GPU: a fixed launch overhead (empty-kernel duration) plus the replayed makespan; one
+  dispatcher hands CTAs out at the measured device-wide rate to the SM with the most free CTA
+  slots (occupancy from the launch), as slots free up: waves and tails fall out of it.
+* SM: 4 sub-partitions (warp slot % 4), one issue per cycle each, GTO or LRR; a scoreboard on
+  the PTX registers; per-sub-partition pipes with issue intervals and latencies from the
+  microbenchmarks; barriers per CTA with the measured bar.sync cost.
+* Memory: per-SM L1TEX at 1 wavefront/cycle (shared and global share it), device-wide token
+  queues for L2 (9.67 TB/s), DRAM (4.55 TB/s) and global atomics; latency by where the slowest
+  sector hit (L1 32, L2 near 280 / far 515 as an expectation over lines, DRAM 656 cycles) plus
+  the queueing delay; lg/mio throttle when the SM's L1TEX backlog exceeds its queue.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from simgpu.timing.config import TimingConfig, default_config
+from simgpu.timing.isa import (K_ALU, P_INT, REASONS, basic_blocks, build_static, if_convertible_branches,
+                               schedule_block)
+from simgpu.timing.prepare import build_streams
+from simgpu.timing.replay import N_REASONS, replay
+
+POLICIES = {"gto": 0, "lrr": 1}
+
+
+@dataclass
+class TimingResult:
+    metrics: dict[str, float]
+    sm_cycles: np.ndarray  # active cycles per SM (first CTA in to last CTA out)
+    timeline: dict[str, np.ndarray]
+    stalls: dict[str, float]  # reason -> warp-cycles
+    cycles: int = 0  # replayed makespan (without the fixed launch overhead)
+    time_ns: float = 0.0
+    host_seconds: float = 0.0
+    stalls_per_pc: np.ndarray | None = None  # [n_pc, reasons]
+    issue_cycle: np.ndarray | None = None  # per replayed warp instruction
+    extra: dict = field(default_factory=dict)
+
+    def summary(self) -> str:
+        m = self.metrics
+        lines = [f"duration {m['gpu__time_duration.sum']:.0f} ns ({m['gpc__cycles_elapsed.max']:.0f} cycles), "
+                 f"IPC {m['sm__inst_executed.avg.per_cycle_active']:.2f}, achieved occupancy "
+                 f"{m['sm__warps_active.avg.pct_of_peak_sustained_active']:.1f} %"]
+        tot = sum(self.stalls.values()) or 1.0
+        top = sorted(self.stalls.items(), key=lambda kv: -kv[1])[:5]
+        lines.append("warp states: " + ", ".join(f"{k} {100 * v / tot:.0f} %" for k, v in top))
+        return "\n".join(lines)
+
+
+def _dim3(x):
+    if isinstance(x, (int, np.integer)):
+        x = (int(x),)
+    t = tuple(int(v) for v in x)
+    return t + (1,) * (3 - len(t))
+
+
+def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, registers_per_thread: int,
+                    policy: str = "gto", config: TimingConfig | None = None,
+                    per_pc: list[dict] | None = None) -> TimingResult:
+    """Replay a launch's ExecutionTrace through the timing model; see the module docstring.
+
+    per_pc (optional, LaunchReport.per_pc): the memory system's per-instruction counters; their
+    dram_bytes_read tells how many DRAM sectors each instruction's L2 misses fetched."""
+    t0 = time.perf_counter()
+    cfg = config or default_config()
+    if policy not in POLICIES:
+        raise ValueError(f"policy must be one of {sorted(POLICIES)}, got {policy!r}")
+    g, b = _dim3(grid), _dim3(block)
+    n_ctas = g[0] * g[1] * g[2]
+    threads = b[0] * b[1] * b[2]
+    wpc = -(-threads // gpu.limits.warp_size)
+    clock_ghz = gpu.sm_clock_mhz / 1000.0
+    st = build_static(linked, cfg)
+    schedules = []
+    if cfg.schedule_blocks:
+        conv = if_convertible_branches(linked, cfg.if_convert_max_instructions)
+        for pc in conv:  # a predicate, not a branch
+            st.kind[pc], st.pipe[pc], st.lat[pc], st.ii[pc] = K_ALU, P_INT, 1, cfg.ii_int
+        shadows = {pc: int(linked.target[pc]) for pc in conv}
+        for a, b_ in basic_blocks(linked, conv):
+            order = schedule_block(st, a, b_, cfg.schedule_load_latency,
+                                   {p: t for p, t in shadows.items() if a <= p < b_})
+            if order != list(range(a, b_)):
+                schedules.append((a, np.asarray(order, np.int64)))
+    dram_pc = None
+    if per_pc:
+        dram_pc = {int(r["pc"]): float(r["dram_bytes_read"]) for r in per_pc if "dram_bytes_read" in r}
+    sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc)
+    W = len(sr.warp_off) - 1
+    N = len(sr.e_pc)
+    n_sub = gpu.sub_partitions_per_sm
+    num_sms = gpu.num_sms
+    ctas_per_sm = max(1, int(ctas_per_sm))
+    e_issue = np.full(N, -1, np.int64)
+    warp_start = np.zeros(W, np.int64)
+    warp_end = np.zeros(W, np.int64)
+    warp_sm = np.full(W, -1, np.int64)
+    cta_start = np.zeros(n_ctas, np.int64)
+    cta_end = np.zeros(n_ctas, np.int64)
+    cta_sm = np.full(n_ctas, -1, np.int64)
+    stall = np.zeros((len(st.kind), N_REASONS), np.int64)
+    sm_inst = np.zeros(num_sms, np.int64)
+    bar_lat = int(round(cfg.bar_base_cycles + cfg.bar_per_warp_cycles * wpc))
+    l2_rate = cfg.l2_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6)
+    dram_rate = cfg.dram_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6)
+    atom_rate = cfg.atomics_per_ns / clock_ghz
+    t1 = time.perf_counter()
+    cycles = replay(st.kind, st.pipe, st.lat, st.ii, st.sb, st.src, st.dst, st.n_regs,
+                    sr.e_pc, sr.e_lat, sr.e_wf, sr.e_l2, sr.e_dram, sr.e_lanes,
+                    sr.warp_off, sr.cta_warp0, sr.cta_nwarps,
+                    num_sms, ctas_per_sm, wpc, n_sub, POLICIES[policy],
+                    cfg.cta_dispatch_ns * clock_ghz, bar_lat, cfg.lsu_queue_cycles, cfg.mio_queue_cycles,
+                    cfg.lat_branch, cfg.l1_wavefronts_per_cycle, l2_rate, dram_rate, atom_rate,
+                    e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst)
+    t2 = time.perf_counter()
+    cycles = int(cycles)
+    overhead_cycles = cfg.launch_overhead_ns * clock_ghz
+    total_cycles = cycles + overhead_cycles
+    time_ns = total_cycles / clock_ghz
+
+    # per-SM active cycles: union of its CTAs' [start, end) intervals
+    sm_active = np.zeros(num_sms, np.int64)
+    for sm in range(num_sms):
+        sel = cta_sm == sm
+        if not sel.any():
+            continue
+        s, e = cta_start[sel], cta_end[sel]
+        o = np.argsort(s, kind="stable")
+        s, e = s[o], e[o]
+        run_end = np.maximum.accumulate(e)
+        gap = np.maximum(s[1:] - run_end[:-1], 0)
+        sm_active[sm] = int(run_end[-1] - s[0] - gap.sum())
+    warp_cycles_sm = np.bincount(warp_sm[warp_sm >= 0], weights=(warp_end - warp_start)[warp_sm >= 0],
+                                 minlength=num_sms)
+    max_warps = gpu.limits.max_warps_per_sm
+    act = sm_active[sm_active > 0]
+    inst = float(sm_inst.sum())
+    stalls = {r: float(stall[:, i].sum()) for i, r in enumerate(REASONS)}
+    warp_active_total = float((warp_end - warp_start).sum()) or 1.0
+
+    metrics: dict[str, float] = {
+        "gpu__time_duration.sum": time_ns,
+        "gpc__cycles_elapsed.max": total_cycles,
+        "sm__cycles_elapsed.avg": total_cycles,
+        "sm__cycles_elapsed.max": total_cycles,
+        "sm__cycles_active.avg": float(sm_active.mean()),
+        "sm__cycles_active.max": float(sm_active.max(initial=0)),
+        "sm__inst_executed.sum": inst,
+        "sm__inst_executed.avg.per_cycle_active": float((sm_inst[sm_active > 0] / act).mean()) if len(act) else 0.0,
+        "sm__warps_active.avg.pct_of_peak_sustained_active":
+            100.0 * float(warp_cycles_sm[sm_active > 0].sum()) / (float(act.sum()) * max_warps) if len(act) else 0.0,
+        "simgpu__timing_cycles": float(cycles),
+        "simgpu__launch_overhead_cycles": overhead_cycles,
+    }
+    for r in REASONS:
+        v = stalls[r]
+        metrics[f"smsp__average_warp_latency_issue_stalled_{r}.ratio"] = v / inst if inst else 0.0
+        metrics[f"smsp__average_warp_latency_issue_stalled_{r}.pct"] = 100.0 * v / inst if inst else 0.0
+        metrics[f"smsp__warp_issue_stalled_{r}_per_warp_active.pct"] = 100.0 * v / warp_active_total
+        metrics[f"smsp__pcsamp_warps_issue_stalled_{r}"] = v
+
+    # timeline: per SM, binned issue counts and resident warps
+    nb = max(1, cfg.timeline_bins)
+    span = max(cycles, 1)
+    edges = np.linspace(0, span, nb + 1)
+    issued = np.zeros((num_sms, nb), np.int64)
+    if N:
+        ok = e_issue >= 0
+        ew = np.repeat(np.arange(W), np.diff(sr.warp_off))[ok]
+        bins = np.minimum((e_issue[ok] * nb) // span, nb - 1)
+        np.add.at(issued, (warp_sm[ew], bins), 1)
+    warps_res = np.zeros((num_sms, nb), np.float64)
+    width = span / nb
+    for i in range(nb):
+        lo, hi = edges[i], edges[i + 1]
+        ov = np.clip(np.minimum(warp_end, hi) - np.maximum(warp_start, lo), 0, None)
+        warps_res[:, i] = np.bincount(warp_sm[warp_sm >= 0], weights=ov[warp_sm >= 0], minlength=num_sms) / width
+    timeline = {
+        "bin_edges_cycles": edges, "issued": issued, "warps_resident": warps_res,
+        "cta_sm": cta_sm, "cta_start": cta_start, "cta_end": cta_end,
+        "warp_sm": warp_sm, "warp_start": warp_start, "warp_end": warp_end,
+    }
+    t3 = time.perf_counter()
+    return TimingResult(metrics=metrics, sm_cycles=sm_active, timeline=timeline, stalls=stalls, cycles=cycles,
+                        time_ns=time_ns, host_seconds=t3 - t0, stalls_per_pc=stall, issue_cycle=e_issue,
+                        extra={"prepare_s": t1 - t0, "replay_s": t2 - t1, "post_s": t3 - t2,
+                               "warp_instructions": N, "policy": policy})

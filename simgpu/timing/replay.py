@@ -1,0 +1,402 @@
+"""The replay: every warp's instruction stream through SMs, schedulers, pipes and memory queues.
+
+One global clock over all SMs (shared resources: the CTA dispatcher, L2 and DRAM bandwidth,
+the global-atomic unit), with skip-ahead: each scheduler records the earliest cycle at which one
+of its warps could issue, and the clock jumps to the earliest such cycle (or the next CTA
+dispatch) when nothing can issue now. All times are known at issue: a memory instruction
+reserves its L1TEX cycles on its SM and its sectors in the L2/DRAM token queues when it issues,
+so its completion time (queueing delay + where-it-hit latency) is fixed then.
+
+Stall accounting is O(1) per issue: the cycles a warp spent between two issues are split into
+the part before its operands / barrier / branch were ready (wait, short_scoreboard,
+long_scoreboard, barrier, branch_resolving), the part a pipe or queue held it (math_pipe_throttle,
+lg_throttle, mio_throttle, recorded when a scan saw it blocked) and the rest (not_selected).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simgpu.timing.isa import (K_BAR, K_BRANCH, K_CONST, K_EXIT, K_GATOM, K_GLD, K_GST, K_LLD, K_LST, K_SATOM,
+                               K_SHFL, K_SLD, K_SST, MAX_DST, MAX_SRC, N_PIPES, R_BARRIER, R_BRANCH, R_DRAIN,
+                               R_LG, R_LONG, R_MATH, R_MIO, R_NOT_SELECTED, R_SELECTED, R_SHORT, R_WAIT,
+                               SB_LONG, SB_SHORT)
+
+INF = np.int64(1) << np.int64(62)
+N_REASONS = 13
+
+
+@njit(cache=True)
+def _sb_reason(sb):
+    if sb == SB_LONG:
+        return R_LONG
+    if sb == SB_SHORT:
+        return R_SHORT
+    return R_WAIT
+
+
+@njit(cache=True)
+def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
+           e_pc, e_lat, e_wf, e_l2, e_dram, e_lanes,
+           warp_off, cta_warp0, cta_nwarps,
+           num_sms, ctas_per_sm, wpc, n_sub, policy,
+           dispatch_interval, bar_lat, lsu_q, mio_q, lat_branch,
+           l1_rate, l2_rate, dram_rate, atom_rate,
+           e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst):
+    W = warp_off.shape[0] - 1
+    C = cta_warp0.shape[0]
+    n_pc = kind.shape[0]
+    max_slots = ctas_per_sm * wpc
+    # ---- state
+    slot_warp = np.full(num_sms * max_slots, -1, np.int64)
+    cslot_cta = np.full(num_sms * ctas_per_sm, -1, np.int64)
+    cslot_free_at = np.zeros(num_sms * ctas_per_sm, np.int64)
+    reg_ready = np.zeros((num_sms * max_slots, n_regs), np.int64)
+    reg_sb = np.zeros((num_sms * max_slots, n_regs), np.int8)
+    ptr = warp_off[:-1].copy()
+    w_ready = np.zeros(W, np.int64)
+    w_rreason = np.zeros(W, np.int64)
+    w_last = np.zeros(W, np.int64)
+    w_done = np.zeros(W, np.bool_)
+    w_atbar = np.zeros(W, np.bool_)
+    w_memdone = np.zeros(W, np.int64)
+    w_thr_until = np.zeros(W, np.int64)
+    w_thr_reason = np.zeros(W, np.int64)
+    w_age = np.zeros(W, np.int64)
+    bar_arrived = np.zeros(C, np.int64)
+    live = cta_nwarps.copy()
+    done_w = np.zeros(C, np.int64)
+    n_sched = num_sms * n_sub
+    sched_wake = np.full(n_sched, INF, np.int64)
+    last_slot = np.full(n_sched, -1, np.int64)
+    pipe_free = np.zeros((n_sched, N_PIPES), np.int64)
+    l1_free = np.zeros(num_sms, np.float64)
+    sm_ncta = np.zeros(num_sms, np.int64)
+    l2_free = 0.0
+    dram_free = 0.0
+    atom_free = 0.0
+    next_cta = 0
+    disp_time = 0.0
+    ctas_done = 0
+    age = 0
+    rr = 0
+    t = np.int64(0)
+    spp = max_slots // n_sub + 1  # slots per sub-partition (upper bound)
+    while True:
+        # ------------------------------------------------------------ CTA dispatch
+        while next_cta < C and disp_time <= t:
+            best = -1
+            best_free = 0
+            best_cs = -1
+            for k in range(num_sms):
+                sm = (rr + k) % num_sms
+                nfree = 0
+                first = -1
+                for cs in range(ctas_per_sm):
+                    g = sm * ctas_per_sm + cs
+                    if cslot_cta[g] < 0 or (cslot_free_at[g] <= t and cslot_free_at[g] > 0):
+                        nfree += 1
+                        if first < 0:
+                            first = cs
+                if nfree > best_free:
+                    best_free = nfree
+                    best = sm
+                    best_cs = first
+                    if nfree == ctas_per_sm:
+                        break
+            if best < 0:
+                # blocked: wait for the earliest CTA slot that frees
+                nt = INF
+                for g in range(num_sms * ctas_per_sm):
+                    if cslot_cta[g] >= 0 and cslot_free_at[g] > t and cslot_free_at[g] < nt:
+                        nt = cslot_free_at[g]
+                disp_time = float(nt)
+                break
+            c = next_cta
+            next_cta += 1
+            rr = (best + 1) % num_sms
+            g = best * ctas_per_sm + best_cs
+            cslot_cta[g] = c
+            cslot_free_at[g] = 0
+            cta_start[c] = t
+            cta_sm[c] = best
+            cta_end[c] = t
+            sm_ncta[best] += 1
+            w0 = cta_warp0[c]
+            nw = cta_nwarps[c]
+            if nw == 0:
+                cslot_free_at[g] = t + 1
+                ctas_done += 1
+            for i in range(nw):
+                w = w0 + i
+                s = best_cs * wpc + i
+                gs = best * max_slots + s
+                slot_warp[gs] = w
+                for r in range(n_regs):
+                    reg_ready[gs, r] = 0
+                    reg_sb[gs, r] = 0
+                w_ready[w] = t
+                w_rreason[w] = R_WAIT
+                w_last[w] = t - 1
+                w_age[w] = age
+                age += 1
+                warp_start[w] = t
+                warp_sm[w] = best
+                sc = best * n_sub + s % n_sub
+                if sched_wake[sc] > t:
+                    sched_wake[sc] = t
+                if ptr[w] >= warp_off[w + 1]:
+                    # a warp with nothing to run
+                    w_done[w] = True
+                    warp_end[w] = t + 1
+                    done_w[c] += 1
+                    live[c] -= 1
+                    if done_w[c] == nw:
+                        cta_end[c] = t + 1
+                        cslot_free_at[g] = t + 1
+                        ctas_done += 1
+            disp_time = max(disp_time, float(t) - 1.0) + dispatch_interval
+        if ctas_done == C and next_cta >= C:
+            break
+        # ------------------------------------------------------------ schedulers
+        for sc in range(n_sched):
+            if sched_wake[sc] > t:
+                continue
+            sm = sc // n_sub
+            sp = sc % n_sub
+            wake = INF
+            chosen = -1
+            chosen_age = INF
+            chosen_r = 0
+            chosen_reason = 0
+            chosen_s = -1
+            nslots = (max_slots - sp + n_sub - 1) // n_sub
+            start = 0
+            if policy == 1 and last_slot[sc] >= 0:
+                start = (last_slot[sc] - sp) // n_sub + 1
+            for q in range(nslots):
+                qi = (start + q) % nslots if policy == 1 else q
+                s = sp + qi * n_sub
+                gs = sm * max_slots + s
+                w = slot_warp[gs]
+                if w < 0 or w_done[w] or w_atbar[w]:
+                    continue
+                e = ptr[w]
+                pc = e_pc[e]
+                r = w_ready[w]
+                reason = w_rreason[w]
+                for j in range(MAX_SRC):
+                    reg = src[pc, j]
+                    if reg < 0:
+                        break
+                    rt = reg_ready[gs, reg]
+                    if rt > r:
+                        r = rt
+                        reason = _sb_reason(reg_sb[gs, reg])
+                for j in range(MAX_DST):
+                    reg = dst[pc, j]
+                    if reg < 0:
+                        break
+                    rt = reg_ready[gs, reg]
+                    if rt > r:
+                        r = rt
+                        reason = _sb_reason(reg_sb[gs, reg])
+                if r > t:
+                    if r < wake:
+                        wake = r
+                    continue
+                p = pipe[pc]
+                blocked = 0
+                thr_reason = 0
+                if pipe_free[sc, p] > t:
+                    blocked = pipe_free[sc, p]
+                    thr_reason = R_MATH
+                k = kind[pc]
+                if k == K_GLD or k == K_GST or k == K_GATOM or k == K_LLD or k == K_LST:
+                    lim = l1_free[sm] - lsu_q
+                    if lim > t:
+                        b = np.int64(np.ceil(lim))
+                        if b > blocked:
+                            blocked = b
+                            thr_reason = R_LG
+                elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
+                    lim = l1_free[sm] - mio_q
+                    if lim > t:
+                        b = np.int64(np.ceil(lim))
+                        if b > blocked:
+                            blocked = b
+                            thr_reason = R_MIO
+                if blocked > t:
+                    if blocked > w_thr_until[w]:
+                        w_thr_until[w] = blocked
+                        w_thr_reason[w] = thr_reason
+                    if blocked < wake:
+                        wake = blocked
+                    continue
+                # eligible
+                if policy == 1:
+                    chosen = w
+                    chosen_s = s
+                    chosen_r = r
+                    chosen_reason = reason
+                    break
+                if s == last_slot[sc]:
+                    chosen = w
+                    chosen_s = s
+                    chosen_r = r
+                    chosen_reason = reason
+                    chosen_age = -1
+                    break
+                if w_age[w] < chosen_age:
+                    chosen_age = w_age[w]
+                    chosen = w
+                    chosen_s = s
+                    chosen_r = r
+                    chosen_reason = reason
+            if chosen < 0:
+                sched_wake[sc] = wake
+                continue
+            # ---------------------------------------------------- issue
+            w = chosen
+            e = ptr[w]
+            pc = e_pc[e]
+            c_slot = chosen_s
+            gs = sm * max_slots + c_slot
+            L = t - w_last[w] - 1
+            dep = chosen_r - (w_last[w] + 1)
+            if dep < 0:
+                dep = 0
+            if dep > L:
+                dep = L
+            stall[pc, chosen_reason] += dep
+            rest = L - dep
+            lo = chosen_r if chosen_r > w_last[w] + 1 else w_last[w] + 1
+            thr = w_thr_until[w] - lo
+            if thr < 0:
+                thr = 0
+            if thr > rest:
+                thr = rest
+            if thr > 0:
+                stall[pc, w_thr_reason[w]] += thr
+            stall[pc, R_NOT_SELECTED] += rest - thr
+            stall[pc, R_SELECTED] += 1
+            w_thr_until[w] = 0
+            w_last[w] = t
+            e_issue[e] = t
+            sm_inst[sm] += 1
+            last_slot[sc] = c_slot
+            p = pipe[pc]
+            pipe_free[sc, p] = t + ii[pc]
+            k = kind[pc]
+            done_t = t + lat[pc]
+            is_mem = False
+            if k == K_GLD or k == K_GST or k == K_GATOM or k == K_LLD or k == K_LST:
+                is_mem = True
+                if e_lat[e] < 0:
+                    done_t = t + 1
+                else:
+                    t1 = l1_free[sm] if l1_free[sm] > t else float(t)
+                    l1_free[sm] = t1 + e_wf[e] / l1_rate
+                    st = t1
+                    if e_l2[e] > 0:
+                        t2 = l2_free if l2_free > st else st
+                        l2_free = t2 + e_l2[e] / l2_rate
+                        st = t2
+                    if e_dram[e] > 0:
+                        t3 = dram_free if dram_free > st else st
+                        dram_free = t3 + e_dram[e] / dram_rate
+                        st = t3
+                    if k == K_GATOM:
+                        ta = atom_free if atom_free > st else st
+                        atom_free = ta + e_lanes[e] / atom_rate
+                        st = ta
+                    done_t = np.int64(np.ceil(st)) + e_lat[e]
+            elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
+                is_mem = True
+                wf = e_wf[e] if e_lat[e] >= 0 else 1.0
+                if k == K_SHFL:
+                    wf = 1.0
+                t1 = l1_free[sm] if l1_free[sm] > t else float(t)
+                l1_free[sm] = t1 + wf / l1_rate
+                base = e_lat[e] if (e_lat[e] >= 0 and k != K_SHFL) else lat[pc]
+                done_t = np.int64(np.ceil(t1)) + base
+            for j in range(MAX_DST):
+                reg = dst[pc, j]
+                if reg < 0:
+                    break
+                reg_ready[gs, reg] = done_t
+                reg_sb[gs, reg] = sb[pc]
+            if is_mem and done_t > w_memdone[w]:
+                w_memdone[w] = done_t
+            w_ready[w] = t + 1
+            w_rreason[w] = R_WAIT
+            if k == K_BRANCH:
+                w_ready[w] = t + lat_branch
+                w_rreason[w] = R_BRANCH
+            ptr[w] = e + 1
+            sched_wake[sc] = t + 1
+            cta_slot = c_slot // wpc
+            g = sm * ctas_per_sm + cta_slot
+            c = cslot_cta[g]
+            if k == K_BAR:
+                w_atbar[w] = True
+                bar_arrived[c] += 1
+            finished = ptr[w] >= warp_off[w + 1]
+            if finished:
+                w_done[w] = True
+                end = t + 1
+                if w_memdone[w] > end:
+                    stall[pc, R_DRAIN] += w_memdone[w] - end
+                    end = w_memdone[w]
+                warp_end[w] = end
+                if w_atbar[w]:
+                    w_atbar[w] = False
+                    bar_arrived[c] -= 1
+                live[c] -= 1
+                done_w[c] += 1
+                if end > cta_end[c]:
+                    cta_end[c] = end
+                if done_w[c] == cta_nwarps[c]:
+                    cslot_free_at[g] = cta_end[c]
+                    ctas_done += 1
+                    sm_ncta[sm] -= 1
+                    if disp_time > cta_end[c] and next_cta < C:
+                        disp_time = float(cta_end[c])
+            if bar_arrived[c] > 0 and bar_arrived[c] >= live[c]:
+                rel = t + bar_lat
+                w0 = cta_warp0[c]
+                for i in range(cta_nwarps[c]):
+                    ww = w0 + i
+                    if w_atbar[ww]:
+                        w_atbar[ww] = False
+                        if rel > w_ready[ww]:
+                            w_ready[ww] = rel
+                            w_rreason[ww] = R_BARRIER
+                        s2 = cta_slot * wpc + i
+                        sc2 = sm * n_sub + s2 % n_sub
+                        if sched_wake[sc2] > rel:
+                            sched_wake[sc2] = rel
+                bar_arrived[c] = 0
+        # ------------------------------------------------------------ advance the clock
+        nt = INF
+        for sc in range(n_sched):
+            if sched_wake[sc] < nt:
+                nt = sched_wake[sc]
+        if next_cta < C:
+            d = np.int64(np.ceil(disp_time))
+            if d < nt:
+                nt = d
+        if nt >= INF:
+            if ctas_done == C and next_cta >= C:
+                break
+            # nothing can ever issue: a deadlock in the trace (should not happen)
+            break
+        if nt <= t:
+            nt = t + 1
+        t = nt
+    end = np.int64(0)
+    for c in range(C):
+        if cta_end[c] > end:
+            end = cta_end[c]
+    return end
