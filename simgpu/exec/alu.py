@@ -29,43 +29,159 @@ def saturate_float(x: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(x), x.dtype.type(0), np.clip(x, 0, 1)).astype(x.dtype)
 
 
-def round_to(x64: np.ndarray, dtype: np.dtype, mode: str) -> np.ndarray:
-    """Round float64 values to `dtype` (float32/float16) with a PTX rounding mode rn/rz/rm/rp."""
+def two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """s = fl(a + b) and the exact error e with a + b = s + e (Knuth's TwoSum, float64)."""
+    s = a + b
+    bb = s - a
+    e = (a - (s - bb)) + (b - bb)
+    return s, np.where(np.isfinite(e), e, 0.0)
+
+
+def two_prod(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """p = fl(a * b) and the exact error e with a * b = p + e (Dekker, float64; 0 where it overflows)."""
+    p = a * b
+
+    def split(x):
+        c = 134217729.0 * x  # 2**27 + 1
+        hi = c - (c - x)
+        return hi, x - hi
+
+    ah, al = split(a)
+    bh, bl = split(b)
+    e = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    return p, np.where(np.isfinite(e), e, 0.0)
+
+
+def round_to(x64: np.ndarray, dtype: np.dtype, mode: str, err=None) -> np.ndarray:
+    """Round the exact value x64 + err (float64 plus a small exact error term, default 0) to
+    `dtype` (float64/float32/float16) with a PTX rounding mode rn/rz/rm/rp."""
+    with np.errstate(all="ignore"):
+        return _round_to(x64, dtype, mode, err)
+
+
+def _round_to(x64, dtype, mode: str, err) -> np.ndarray:
     x64 = np.asarray(x64, dtype=np.float64)
+    e = np.zeros_like(x64) if err is None else np.broadcast_to(np.asarray(err, np.float64), x64.shape)
     r = x64.astype(dtype)
-    if mode in ("rn", "", None):
-        return r
     back = r.astype(np.float64)
+    finite = np.isfinite(x64)
+    if mode in ("rn", "", None):
+        if err is None or dtype == np.float64:
+            return r
+        # fast exit: only a value exactly halfway between two `dtype` numbers (or in the subnormal
+        # range) can round differently once err is taken into account
+        low_bits, tiny = (29, 2.0 ** -125) if np.dtype(dtype) == np.float32 else (42, 2.0 ** -13)
+        low = x64.view(np.uint64) & np.uint64((1 << low_bits) - 1)
+        cand = ((low == np.uint64(1 << (low_bits - 1))) | (np.abs(x64) < tiny)) & (e != 0)
+        if not cand.any():
+            return r
+        # x64 can sit exactly on a tie of `dtype` while the exact value is off it: round by err
+        other = np.nextafter(r, np.where(back < x64, np.inf, -np.inf).astype(dtype))
+        mid = (back + other.astype(np.float64)) / 2
+        tie = finite & (back != x64) & (mid == x64) & (e != 0)
+        up = np.where(back > other.astype(np.float64), r, other)
+        down = np.where(back > other.astype(np.float64), other, r)
+        return np.where(tie, np.where(e > 0, up, down), r).astype(dtype)
+    gt = (back > x64) | ((back == x64) & (e < 0))  # the rounded value is above the exact one
+    lt = (back < x64) | ((back == x64) & (e > 0))
     if mode == "rz":
-        fix = np.abs(back) > np.abs(x64)
+        fix = np.where(x64 > 0, gt, lt) & (x64 != 0)
         toward = np.zeros_like(r)
     elif mode == "rm":
-        fix = back > x64
+        fix = gt
         toward = np.full_like(r, -np.inf)
     elif mode == "rp":
-        fix = back < x64
+        fix = lt
         toward = np.full_like(r, np.inf)
     else:
         return r
-    return np.where(fix & np.isfinite(x64), np.nextafter(r, toward), r).astype(dtype)
+    return np.where(fix & finite, np.nextafter(r, toward), r).astype(dtype)
+
+
+def _exact_zero_rm(r: np.ndarray, a: np.ndarray, b: np.ndarray, s: np.ndarray) -> np.ndarray:
+    """An exact zero sum a + b (s = fl(a + b) is 0 only then) is -0 when rounding toward -inf, unless
+    both addends are +0 (IEEE 754). A nonzero sum that underflows keeps the sign of the sum."""
+    both_pos_zero = (a == 0) & (b == 0) & ~np.signbit(a) & ~np.signbit(b)
+    return np.where((s == 0) & ~both_pos_zero, -np.zeros_like(r), r).astype(r.dtype)
+
+
+_NP_BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
 
 
 def float_binary(op: str, a: np.ndarray, b: np.ndarray, dtype: np.dtype, mode: str) -> np.ndarray:
-    if dtype == np.float64 or mode in ("rn", "", None):
+    """add/sub/mul/div correctly rounded in every mode (IEEE arithmetic of NumPy for .rn; exact
+    error terms in float64 for the directed modes .rz/.rm/.rp; for f64 results those are exact
+    away from overflow and the subnormal range)."""
+    with np.errstate(all="ignore"):
+        return _float_binary(op, a, b, dtype, mode)
+
+
+def _float_binary(op: str, a: np.ndarray, b: np.ndarray, dtype: np.dtype, mode: str) -> np.ndarray:
+    if mode in ("rn", "", None):
         a, b = np.asarray(a, dtype), np.asarray(b, dtype)
-        return {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}[op](a, b).astype(dtype)
+        return _NP_BINARY[op](a, b).astype(dtype)
     a64, b64 = np.asarray(a, np.float64), np.asarray(b, np.float64)
-    r = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}[op](a64, b64)
-    return round_to(r, dtype, mode)
+    if op == "sub":
+        b64 = -b64
+    if op in ("add", "sub"):
+        s, e = two_sum(a64, b64)
+    elif op == "mul":
+        s, e = two_prod(a64, b64)
+    else:
+        s = a64 / b64
+        p, pe = two_prod(s, b64)
+        resid = (a64 - p) - pe  # exact: p is within a factor 2 of a
+        e = np.where(np.isfinite(resid), np.sign(resid) * np.sign(b64), 0.0)
+    r = round_to(s, dtype, mode, e)
+    if op in ("add", "sub") and mode == "rm":
+        r = _exact_zero_rm(r, a64, b64, s)
+    return r
 
 
 def float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
-    """a*b+c with one rounding for f32 (the f64 product of two f32 is exact); f64 uses NumPy's
-    double arithmetic (two roundings: may differ from the hardware FMA in the last bit)."""
+    """a*b+c with a single rounding. For f32 the float64 product is exact and TwoSum gives the exact
+    sum, so every mode is correctly rounded. For f64 the product and sum errors come from
+    TwoProd/TwoSum; the result is correctly rounded except in rare double-rounding near-ties."""
+    with np.errstate(all="ignore"):
+        return _float_fma(a, b, c, dtype, mode)
+
+
+def _float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
+    a64, b64, c64 = (np.asarray(v, np.float64) for v in (a, b, c))
+    mode = mode or "rn"
     if dtype == np.float64:
-        return (np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64))
-    r = np.asarray(a, np.float64) * np.asarray(b, np.float64) + np.asarray(c, np.float64)
-    return round_to(r, dtype, mode or "rn")
+        p, pe = two_prod(a64, b64)
+        s, se = two_sum(p, c64)
+        r, re = two_sum(s, se + pe)
+        r = np.where(np.isfinite(r), r, a64 * b64 + c64)
+        out = round_to(r, np.float64, mode, np.where(np.isfinite(re), re, 0.0))
+        s = r
+    else:
+        p = a64 * b64
+        s, e = two_sum(p, c64)
+        out = round_to(s, dtype, mode, e)
+    if mode == "rm":
+        out = _exact_zero_rm(np.asarray(out), np.asarray(a64 * b64), c64, s)
+    return out
+
+
+def float_sqrt(x, dtype: np.dtype, mode: str) -> np.ndarray:
+    """sqrt correctly rounded in every mode (the residual x - s*s gives the direction)."""
+    with np.errstate(all="ignore"):
+        x64 = np.asarray(x, np.float64)
+        s = np.sqrt(x64)
+        if mode in ("rn", "", None):
+            return s.astype(dtype)
+        p, pe = two_prod(s, s)
+        resid = (x64 - p) - pe
+        e = np.where(np.isfinite(resid), np.sign(resid), 0.0)
+        return round_to(s, dtype, mode, e)
+
+
+def float_rcp(x, dtype: np.dtype, mode: str) -> np.ndarray:
+    """1/x correctly rounded in every mode."""
+    x = np.asarray(x)
+    return float_binary("div", np.ones_like(x, dtype=np.float64), x, dtype, mode)
 
 
 # ----------------------------------------------------------------------------- integer helpers
@@ -112,21 +228,22 @@ def int_div(a, b, t: str) -> np.ndarray:
     zero = b == 0
     safe_b = np.where(zero, dt.type(1), b)
     if is_signed(t):
-        q = np.abs(a.astype(np.int64)) // np.abs(safe_b.astype(np.int64)) if type_bits(t) < 64 else None
-        if q is None:
-            q = np.fix(a.astype(np.float64) / safe_b.astype(np.float64))  # exactness guard below
+        if type_bits(t) == 64:
             q = _exact_signed_div64(a, safe_b)
             return np.where(zero, dt.type(-1), q).astype(dt)
+        q = np.abs(a.astype(np.int64)) // np.abs(safe_b.astype(np.int64))
         sign = np.where((a < 0) ^ (safe_b < 0), -1, 1)
         return np.where(zero, dt.type(-1), (q * sign).astype(dt)).astype(dt)
     return np.where(zero, np.iinfo(dt).max, a // safe_b).astype(dt)
 
 
 def _exact_signed_div64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    q = np.floor_divide(a, b)
-    r = a - q * b
-    fix = (r != 0) & ((a < 0) ^ (b < 0))
-    return np.where(fix, q + 1, q)
+    """Truncating s64 division; INT64_MIN / -1 wraps to INT64_MIN (as the hardware does)."""
+    with np.errstate(over="ignore"):
+        q = np.floor_divide(a, b)
+        r = a - q * b
+        fix = (r != 0) & ((a < 0) ^ (b < 0))
+        return np.where(fix, q + 1, q)
 
 
 def int_rem(a, b, t: str) -> np.ndarray:
@@ -328,8 +445,52 @@ def compare(cmp: str, a, b, t: str) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- conversion
+def round_to_bf16(x64, mode: str, err=None) -> np.ndarray:
+    """Round the exact value x64 + err to bfloat16 (returned as float32 values on the bf16 grid).
+
+    rn: round to float32 with round-to-odd, then to bf16 to nearest even (exact: 24 >= 2*8+2 bits);
+    rz/rm/rp: directed roundings compose, so round to float32 in the mode, then truncate/raise."""
+    x64 = np.asarray(x64, np.float64)
+    mode = mode or "rn"
+    with np.errstate(all="ignore"):
+        if mode == "rn":
+            r = round_to(x64, np.float32, "rz", err)
+            e = np.zeros_like(x64) if err is None else np.asarray(err, np.float64)
+            inexact = (r.astype(np.float64) != x64) | (e != 0)
+            u = r.view(np.uint32) | np.where(inexact & np.isfinite(x64), np.uint32(1), np.uint32(0))
+            return bf16_bits_to_f32(f32_to_bf16_bits(u.astype(np.uint32).view(np.float32)))
+        r = round_to(x64, np.float32, mode, err)
+        u = r.view(np.uint32).astype(np.uint64)
+        trunc = u >> np.uint64(16)
+        inexact = ((u & np.uint64(0xFFFF)) != 0) & ~np.isnan(r)
+        neg = np.signbit(r)
+        away = {"rz": np.zeros_like(neg), "rp": ~neg, "rm": neg}[mode]
+        bits = np.where(inexact & away, trunc + np.uint64(1), trunc).astype(np.uint16)
+        return np.where(np.isnan(r), r, bf16_bits_to_f32(bits)).astype(np.float32)
+
+
+def _int_to_float(xi: np.ndarray, dst: str, rnd: str) -> np.ndarray:
+    """Integer -> float, correctly rounded in every mode (64-bit integers included)."""
+    xi = np.asarray(xi)
+    x64 = xi.astype(np.float64)
+    err = None
+    if xi.dtype.itemsize == 8:  # the float64 conversion itself may round: keep the exact error
+        flat = [float(int(v) - int(f)) for v, f in zip(xi.reshape(-1).tolist(), x64.reshape(-1).tolist())]
+        err = np.array(flat, np.float64).reshape(x64.shape)
+    mode = rnd or "rn"
+    if dst == "bf16":
+        return round_to_bf16(x64, mode, err)
+    tgt = {"f16": np.float16, "f32": np.float32, "tf32": np.float32, "f64": np.float64}[dst]
+    return round_to(x64, tgt, mode, err)
+
+
 def convert(x: np.ndarray, dst: str, src: str, rnd: str, sat: bool, ftz_: bool) -> np.ndarray:
     """cvt: every integer/float width, with PTX's rounding, saturation and NaN rules."""
+    with np.errstate(all="ignore"):
+        return _convert(x, dst, src, rnd, sat, ftz_)
+
+
+def _convert(x: np.ndarray, dst: str, src: str, rnd: str, sat: bool, ftz_: bool) -> np.ndarray:
     ddt = TYPE_INFO[dst][0]
     if is_float(src) and ftz_:
         x = ftz(x)
@@ -339,7 +500,7 @@ def convert(x: np.ndarray, dst: str, src: str, rnd: str, sat: bool, ftz_: bool) 
             x64 = {"rni": np.rint, "rzi": np.trunc, "rmi": np.floor, "rpi": np.ceil}[rnd](x64)
             r = x64.astype(ddt) if dst != "bf16" else x64.astype(np.float32)
         elif dst == "bf16":
-            r = bf16_bits_to_f32(f32_to_bf16_bits(round_to(x64, np.float32, rnd or "rn")))
+            r = round_to_bf16(x64, rnd or "rn")
         elif dst in ("f32", "f16", "tf32"):
             r = round_to(x64, np.float16 if dst == "f16" else np.float32, rnd or "rn")
         else:
@@ -361,15 +522,7 @@ def convert(x: np.ndarray, dst: str, src: str, rnd: str, sat: bool, ftz_: bool) 
         out = np.where(big, info.max, v.astype(ddt) if not np.any(big) else np.where(big, 0, v).astype(ddt))
         return np.asarray(out).astype(ddt)
     if not is_float(src) and is_float(dst):
-        xi = np.asarray(x)
-        if dst == "f64":
-            return xi.astype(np.float64)
-        if dst == "bf16":
-            return bf16_bits_to_f32(f32_to_bf16_bits(xi.astype(np.float64).astype(np.float32)))
-        tgt = np.float16 if dst == "f16" else np.float32
-        if rnd in ("rz", "rm", "rp") and TYPE_INFO[src][1] <= 32:
-            return round_to(xi.astype(np.float64), tgt, rnd)
-        return xi.astype(np.float64).astype(tgt) if TYPE_INFO[src][1] <= 32 else xi.astype(tgt)
+        return _int_to_float(np.asarray(x), dst, rnd if rnd in ("rn", "rz", "rm", "rp") else "rn")
     # integer -> integer
     xi = np.asarray(x)
     if sat:

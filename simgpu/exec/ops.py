@@ -14,7 +14,7 @@ Notes on what some instructions mean here:
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 import numpy as np
 
@@ -219,18 +219,21 @@ def _build_binary(ins, link, o: Operands):
             x, y = np.broadcast_arrays(x, y)
             if op == "addc":
                 r = x + y + cin
-                carry = (r > np.uint64((1 << bits) - 1)) if bits < 64 else ((r < x) | ((r == x) & (cin == 1) & (y != 0)))
+                carry = (r > np.uint64((1 << bits) - 1)) if bits < 64 else \
+                    ((r < x) | ((r == x) & (cin == 1) & (y != 0)))
             else:
                 r = x - y - cin
                 carry = (x < y + cin) if bits < 64 else ((x < y) | ((x == y) & (cin == 1)))
             if cc:
                 ctx.set_carry(ws, m, carry)
-            d(ctx, ws, m, (r & np.uint64((1 << bits) - 1)).astype(np.uint64).astype(npdt) if bits < 64 else r.view(npdt))
+            out = (r & np.uint64((1 << bits) - 1)).astype(npdt) if bits < 64 else r.view(npdt)
+            d(ctx, ws, m, out)
         return f
     if op == "mul" or op == "mul24":
         if wide:
             wdt = TYPE_INFO[dt_out][0]
-            return lambda ctx, ws, m: d(ctx, ws, m, np.asarray(a(ctx, ws)).astype(wdt) * np.asarray(b(ctx, ws)).astype(wdt))
+            return lambda ctx, ws, m: d(ctx, ws, m,
+                                        np.asarray(a(ctx, ws)).astype(wdt) * np.asarray(b(ctx, ws)).astype(wdt))
         if "hi" in mods and op == "mul":
             return lambda ctx, ws, m: d(ctx, ws, m, alu.mul_hi(a(ctx, ws), b(ctx, ws), t))
         if op == "mul24":
@@ -328,15 +331,22 @@ def _build_mad(ins, link, o: Operands):
         wdt = TYPE_INFO[dt_out][0]
         return lambda ctx, ws, m: d(ctx, ws, m, np.asarray(a(ctx, ws)).astype(wdt) * np.asarray(b(ctx, ws)).astype(wdt)
                                    + np.asarray(c(ctx, ws), wdt))
-    if "hi" in mods:
-        return lambda ctx, ws, m: d(ctx, ws, m, alu.mul_hi(a(ctx, ws), b(ctx, ws), t) + np.asarray(c(ctx, ws), npdt))
     if ins.opcode == "mad24":
+        hi24 = "hi" in mods
+
         def f24(ctx, ws, m):
+            # 24-bit operands (sign-extended for .s32), 48-bit product; .lo keeps bits 0..31, .hi 16..47
             x = np.asarray(a(ctx, ws)).astype(np.int64) & 0xFFFFFF
             y = np.asarray(b(ctx, ws)).astype(np.int64) & 0xFFFFFF
-            r = (x * y + np.asarray(c(ctx, ws)).astype(np.int64)) & 0xFFFFFFFF
-            d(ctx, ws, m, r.astype(np.uint32).view(npdt))
+            if is_signed(t):
+                x, y = (x ^ 0x800000) - 0x800000, (y ^ 0x800000) - 0x800000
+            p = x * y
+            p = p >> 16 if hi24 else p
+            r = (p + np.asarray(c(ctx, ws)).astype(np.int64)) & 0xFFFFFFFF
+            d(ctx, ws, m, np.asarray(r).astype(np.uint32).view(npdt))
         return f24
+    if "hi" in mods:
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.mul_hi(a(ctx, ws), b(ctx, ws), t) + np.asarray(c(ctx, ws), npdt))
     if "cc" in mods or "sat" in mods:
         raise o.error(f"{ins.full_opcode} is not supported")
     return lambda ctx, ws, m: d(ctx, ws, m, np.asarray(a(ctx, ws), npdt) * np.asarray(b(ctx, ws), npdt)
@@ -375,6 +385,16 @@ def _build_unary(ins, link, o: Operands):
         d32 = o.dst(ins.operands[0], "u32")
         sa = "shiftamt" in mods
         return lambda ctx, ws, m: d32(ctx, ws, m, alu.bfind(a(ctx, ws), t, sa))
+    if op in ("rcp", "sqrt") and "approx" not in mods:  # IEEE-rounded .rn/.rz/.rm/.rp forms
+        rnd_ = _rounding(mods)
+        fn_ = alu.float_rcp if op == "rcp" else alu.float_sqrt
+
+        def f(ctx, ws, m):
+            x = a(ctx, ws)
+            if ftz_:
+                x = alu.ftz(x)
+            d(ctx, ws, m, _apply_float_mods(fn_(x, npdt, rnd_), mods, t))
+        return f
     if op in ("rcp", "sqrt", "rsqrt", "ex2", "lg2", "sin", "cos", "tanh"):
         f64 = t == "f64"
 
@@ -713,7 +733,7 @@ def atomic_apply(op: str, t: str, old: np.ndarray, b: np.ndarray, c: np.ndarray 
     if op == "max":
         return np.maximum(old, np.asarray(b, dt)) if not is_float(t) else np.fmax(old, b)
     if op == "exch":
-        return np.asarray(b, dt) + np.zeros_like(old)
+        return np.broadcast_to(np.asarray(b, dt), np.shape(old)).copy()  # bits as given (-0.0 stays -0.0)
     if op == "cas":
         return np.where(old == np.asarray(b, dt), np.asarray(c, dt), old).astype(dt)
     if op == "and":
@@ -827,7 +847,7 @@ def _build_vote(ins, link, o: Operands):
 
     def f(ctx, ws, m):
         v = np.broadcast_to(src(ctx, ws), m.shape)
-        members = m & _mask_bits(mm(ctx, ws), m.shape)
+        members = m & _mask_bits(mm(ctx, ws), m)
         if mode == "ballot":
             bits = ((v & members).astype(np.uint64) * weights).sum(axis=1).astype(np.uint32)
             d(ctx, ws, m, np.broadcast_to(bits[:, None], m.shape))
@@ -842,13 +862,16 @@ def _build_vote(ins, link, o: Operands):
     return f
 
 
-def _mask_bits(mask, shape) -> np.ndarray:
+def _mask_bits(mask, m: np.ndarray) -> np.ndarray:
+    """[k, 32] lanes named by a membermask operand. A register operand holds one value per lane; the
+    value is read from the active lanes (an inactive lane's register may hold anything)."""
     mk = np.asarray(mask).astype(np.uint64)
     lanes = np.arange(32, dtype=np.uint64)
     if mk.ndim == 0:
-        return np.broadcast_to(((mk >> lanes) & np.uint64(1)).astype(bool), shape)
-    return ((mk[..., :1] >> lanes) & np.uint64(1)).astype(bool) if mk.ndim == 2 else \
-        ((mk[:, None] >> lanes) & np.uint64(1)).astype(bool)
+        return np.broadcast_to(((mk >> lanes) & np.uint64(1)).astype(bool), m.shape)
+    mk = np.broadcast_to(mk, m.shape)
+    word = np.bitwise_or.reduce(np.where(m, mk, np.uint64(0)), axis=1)
+    return ((word[:, None] >> lanes) & np.uint64(1)).astype(bool)
 
 
 def _build_match(ins, link, o: Operands):
@@ -870,7 +893,7 @@ def _build_match(ins, link, o: Operands):
             d(ctx, ws, m, bits.astype(np.uint32))
             return
         full = (m.astype(np.uint64) * weights).sum(axis=1)
-        allsame = np.all(bits == full[:, None], axis=1) if True else None
+        allsame = np.all((bits == full[:, None]) | ~m, axis=1)  # compare the active lanes only
         res = np.where(allsame[:, None], full[:, None], 0).astype(np.uint32)
         d(ctx, ws, m, np.broadcast_to(res, m.shape))
         if p is not None:
@@ -935,8 +958,11 @@ def _build_cp_async(ins, link, o: Operands):
     if not isinstance(size_op, Imm):
         raise o.error("cp.async needs an immediate copy size")
     nbytes = int(size_op.value)
-    src_size = o.src(ins.operands[3], "u32") if len(ins.operands) > 3 and not isinstance(ins.operands[3], Imm) \
-        else (lambda ctx, ws, v=int(ins.operands[3].value) if len(ins.operands) > 3 else nbytes: np.uint32(v))
+    if len(ins.operands) > 3 and not isinstance(ins.operands[3], Imm):
+        src_size = o.src(ins.operands[3], "u32")
+    else:
+        fixed = np.uint32(int(ins.operands[3].value) if len(ins.operands) > 3 else nbytes)
+        src_size = lambda ctx, ws: fixed  # noqa: E731
     chunk = 4 if nbytes >= 4 else nbytes
     n = nbytes // chunk
 

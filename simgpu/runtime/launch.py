@@ -173,6 +173,11 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
     if shared_mem < 0:
         raise LaunchError(f"kernel {lk.name}: shared_mem must be >= 0")
     total_shared = lk.shared_static + shared_mem
+    if lk.shared_static > lim.shared_mem_per_block_default:
+        raise LaunchError(f"kernel {lk.name}: {lk.shared_static} B of static __shared__ memory exceeds the "
+                          f"{lim.shared_mem_per_block_default} B limit for static shared memory (CUDA refuses to "
+                          "load such a module); use extern __shared__ with shared_mem= and "
+                          "kernel.max_dynamic_shared_size_bytes")
     opt_in = max(lim.shared_mem_per_block_default, lk.shared_static + kernel.max_dynamic_shared_size_bytes)
     if total_shared > lim.shared_mem_per_block_default and total_shared > opt_in:
         raise LaunchError(

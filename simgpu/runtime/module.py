@@ -101,7 +101,7 @@ class RawModule:
 
     def linked(self, name: str) -> LinkedKernel:
         if name not in self._linked:
-            globals_addr = {n: a.ptr for n, a in self._globals.items()}
+            globals_addr = {n: a.ptr for n, a in self._globals.items() if n not in self._const_offsets}
             self._linked[name] = link_kernel(self.module, name, globals_addr, self._const_offsets)
         return self._linked[name]
 

@@ -165,3 +165,11 @@ def test_deterministic_outputs_and_counters():
     assert np.array_equal(runs[0][0], np.bincount(v % 16, minlength=16))
     assert np.array_equal(runs[0][0], runs[1][0])
     assert runs[0][1] == runs[1][1]
+
+
+def test_static_shared_memory_over_48k_is_refused():
+    src = 'extern "C" __global__ void big(float* x) { __shared__ float s[16384]; s[threadIdx.x] = 1; ' \
+          'x[threadIdx.x] = s[threadIdx.x ^ 1]; }'
+    k = sg.RawModule(code=src).get_function("big")
+    with pytest.raises(sg.LaunchError, match="static __shared__"):
+        k((1,), (32,), (sg.zeros(32),))

@@ -1,0 +1,169 @@
+"""Warp-level primitives: shuffles (all modes, widths, out-of-range lanes), votes, match, redux."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import simgpu as sg
+
+SRC = r'''
+extern "C" __global__ void shfl(const int* x, int* out, int delta, int width) {
+    int t = threadIdx.x;
+    int v = x[t];
+    int n = blockDim.x;
+    out[0 * n + t] = __shfl_sync(0xffffffff, v, delta, width);
+    out[1 * n + t] = __shfl_up_sync(0xffffffff, v, delta, width);
+    out[2 * n + t] = __shfl_down_sync(0xffffffff, v, delta, width);
+    out[3 * n + t] = __shfl_xor_sync(0xffffffff, v, delta, width);
+}
+extern "C" __global__ void votes(const int* x, unsigned* out) {
+    int t = threadIdx.x;
+    int n = blockDim.x;
+    int v = x[t];
+    out[0 * n + t] = __ballot_sync(0xffffffff, v > 0);
+    out[1 * n + t] = __any_sync(0xffffffff, v > 100);
+    out[2 * n + t] = __all_sync(0xffffffff, v >= 0);
+    out[3 * n + t] = __match_any_sync(0xffffffff, v & 3);
+    out[4 * n + t] = (unsigned)__reduce_add_sync(0xffffffff, v);
+    out[5 * n + t] = (unsigned)__reduce_min_sync(0xffffffff, v);
+    out[6 * n + t] = (unsigned)__reduce_max_sync(0xffffffff, (unsigned)v);
+    out[7 * n + t] = __reduce_or_sync(0xffffffff, (unsigned)v);
+    if (t & 1) {
+        out[8 * n + t] = __activemask();
+        out[9 * n + t] = __ballot_sync(__activemask(), v > 0);
+        int p; out[10 * n + t] = __match_all_sync(__activemask(), v >= -1000000, &p); out[11 * n + t] = p;
+    } else {
+        if (t % 4 == 0) out[8 * n + t] = __activemask();
+        else out[8 * n + t] = 0xdead;
+        out[9 * n + t] = 0; out[10 * n + t] = 0; out[11 * n + t] = 0;
+    }
+}
+extern "C" __global__ void warp_sum(const float* x, float* out) {
+    float v = x[blockIdx.x * blockDim.x + threadIdx.x];
+    for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(0xffffffff, v, off);
+    if ((threadIdx.x & 31) == 0) atomicAdd(out, v);
+}
+'''
+
+
+def shfl_ref(v, delta, width):
+    """CUDA's intrinsics as PTX shfl.sync: c = ((32 - width) << 8) | 0x1f (| 0 for up); the PTX rule
+    then gives: idx reads lane (srcLane mod width) of the segment; up/down stay inside the segment;
+    xor may read an *earlier* segment (CUDA: 'can access elements from earlier groups')."""
+    n = len(v)
+    res = np.zeros((4, n), np.int64)
+    seg = (32 - width) & 31
+    b = delta & 31
+    for t in range(n):
+        lane, warp0 = t % 32, t - t % 32
+        for k, mode in enumerate(["idx", "up", "down", "bfly"]):
+            cval = 0 if mode == "up" else 31
+            max_lane = (lane & seg) | (cval & ~seg)
+            min_lane = lane & seg
+            j, ok = {"up": (lane - b, lane - b >= max_lane), "down": (lane + b, lane + b <= max_lane),
+                     "bfly": (lane ^ b, (lane ^ b) <= max_lane),
+                     "idx": (min_lane | (b & ~seg), (min_lane | (b & ~seg)) <= max_lane)}[mode]
+            res[k, t] = v[warp0 + (j if ok else lane)]
+    return res
+
+
+@pytest.fixture(scope="module")
+def mod():
+    return sg.RawModule(code=SRC)
+
+
+@pytest.mark.parametrize("width", [32, 16, 8])
+@pytest.mark.parametrize("delta", [0, 1, 3, 7, 8, 15, 16, 31, 33])
+def test_shuffles(mod, width, delta):
+    x = (np.arange(64) * 7 + 3).astype(np.int32)
+    out = sg.zeros(4 * 64, np.int32)
+    mod.get_function("shfl")((1,), (64,), (sg.asarray(x), out, np.int32(delta), np.int32(width)))
+    got = out.get().reshape(4, 64)
+    want = shfl_ref(x, delta, width)
+    lane = np.arange(64) % width
+    if delta < width:  # the familiar cases, stated directly
+        np.testing.assert_array_equal(want[0], x[np.arange(64) - lane + delta])
+        down = x[np.minimum(np.arange(64) + delta, 63)]
+        np.testing.assert_array_equal(want[2], np.where(lane + delta < width, down, x))
+    np.testing.assert_array_equal(got, want)
+
+
+def test_votes_match_redux_activemask(mod):
+    rng = np.random.default_rng(8)
+    x = rng.integers(-5, 120, 64).astype(np.int32)
+    x[32:] = np.abs(x[32:])  # warp 1: all >= 0
+    out = sg.zeros(12 * 64, np.uint32)
+    mod.get_function("votes")((1,), (64,), (sg.asarray(x), out))
+    got = out.get().reshape(12, 64).astype(np.int64)
+    for w in range(2):
+        v = x[32 * w:32 * w + 32].astype(np.int64)
+        sl = slice(32 * w, 32 * w + 32)
+        bits = lambda b: int(sum(1 << i for i in range(32) if b[i]))  # noqa: E731
+        assert (got[0, sl] == bits(v > 0)).all()
+        assert (got[1, sl] == int((v > 100).any())).all()
+        assert (got[2, sl] == int((v >= 0).all())).all()
+        for i in range(32):
+            assert got[3, 32 * w + i] == bits((v & 3) == (v[i] & 3))
+        assert (got[4, sl] == (int(v.sum()) & 0xFFFFFFFF)).all()
+        assert (got[5, sl] == (int(v.min()) & 0xFFFFFFFF)).all()
+        assert (got[6, sl] == int((v & 0xFFFFFFFF).max())).all()
+        assert (got[7, sl] == int(np.bitwise_or.reduce(v & 0xFFFFFFFF))).all()
+        odd = 0xAAAAAAAA
+        assert (got[8, sl][1::2] == odd).all()
+        assert (got[8, sl][0::4] == 0x11111111).all()
+        assert (got[9, sl][1::2] == bits((v > 0) & (np.arange(32) % 2 == 1))).all()
+        # match_all over the odd lanes only: the predicate is true for all of them -> mask, p = 1
+        assert (got[10, sl][1::2] == odd).all()
+        assert (got[11, sl][1::2] == 1).all()
+
+
+def test_warp_shuffle_reduction(mod):
+    x = np.random.default_rng(9).random(256).astype(np.float32)
+    out = sg.zeros(1, np.float32)
+    mod.get_function("warp_sum")((2,), (128,), (sg.asarray(x), out))
+    np.testing.assert_allclose(out.get()[0], x.astype(np.float64).sum(), rtol=1e-5)
+
+
+SHFL_PTX = r'''
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry shflp(.param .u64 p, .param .u32 b, .param .u32 c)
+{
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<4>;
+    .reg .pred %q;
+    mov.u32 %r1, %laneid;
+    mul.lo.u32 %r2, %r1, 10;
+    ld.param.u32 %r3, [b];
+    ld.param.u32 %r4, [c];
+    shfl.sync.MODE.b32 %r5|%q, %r2, %r3, %r4, -1;
+    selp.u32 %r6, 1, 0, %q;
+    ld.param.u64 %rd1, [p];
+    cvta.to.global.u64 %rd1, %rd1;
+    mul.wide.u32 %rd2, %r1, 8;
+    add.s64 %rd3, %rd1, %rd2;
+    st.global.v2.u32 [%rd3], {%r5, %r6};
+    ret;
+}
+'''
+
+
+@pytest.mark.parametrize("mode", ["up", "down", "bfly", "idx"])
+@pytest.mark.parametrize("b,c", [(1, 0x1F), (5, 0x1F), (3, 0x181F), (40, 0x1F), (2, 0x0)])
+def test_shfl_ptx_predicate(mode, b, c):
+    """The PTX definition (ISA 'shfl.sync'), including the validity predicate."""
+    k = sg.RawModule(ptx=SHFL_PTX.replace("MODE", mode)).get_function("shflp")
+    out = sg.zeros(64, np.uint32)
+    k((1,), (32,), (out, np.uint32(b), np.uint32(c)))
+    got = out.get().reshape(32, 2)
+    bval, cval, seg = b & 31, c & 31, (c >> 8) & 31
+    for lane in range(32):
+        max_lane = (lane & seg) | (cval & ~seg)
+        min_lane = lane & seg
+        j, ok = {"up": (lane - bval, lane - bval >= max_lane), "down": (lane + bval, lane + bval <= max_lane),
+                 "bfly": (lane ^ bval, (lane ^ bval) <= max_lane),
+                 "idx": (min_lane | (bval & ~seg), (min_lane | (bval & ~seg)) <= max_lane)}[mode]
+        j = j if ok else lane
+        assert tuple(got[lane]) == (10 * j, int(ok)), (mode, b, c, lane)
