@@ -332,7 +332,8 @@ class WaveContext:
         old_all = np.zeros(m.shape, np.uint64)
         self._count(m)
         for sp, mm, a in self._spaces(space, m, addr):
-            self._account(sp, "red" if is_red and sp == "global" else "atom", ws, mm, a, size)
+            as_red = (is_red or self.pc in self.lk.atom_as_red) and sp == "global"
+            self._account(sp, "red" if as_red else "atom", ws, mm, a, size)
             if sp == "global":
                 idx, flat = self._resolve(sp, ws, mm, a, size)
                 keys = flat

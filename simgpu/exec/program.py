@@ -79,6 +79,7 @@ class LinkedKernel:
     global_symbols: dict[str, int]
     registers_per_thread: int
     vector_groups: dict[int, VectorMember] = field(default_factory=dict)
+    atom_as_red: set[int] = field(default_factory=set)  # atom whose result is unused: counted as red
 
     @property
     def num_regs(self) -> int:
@@ -173,7 +174,9 @@ class _Linker:
         # shared memory: module-scope first, then function bodies; extern (dynamic) after static
         offset = 0
         externs = []
-        shared_vars = [v for v in self.module.variables if v.space == "shared"]
+        # module-scope shared variables count only for the kernels that use them
+        referenced = {name for fn in funcs for ins in fn.body for op in ins.operands for name in _symbols(op)}
+        shared_vars = [v for v in self.module.variables if v.space == "shared" and v.name in referenced]
         for fn in funcs:
             shared_vars += [v for v in fn.variables if v.space == "shared"]
         for v in shared_vars:
@@ -240,6 +243,8 @@ class _Linker:
         call_sites: dict[int, CallSite] = {}
         barriers: dict[int, BarrierInfo] = {}
         vector_groups: dict[int, VectorMember] = {}
+        max_live = 0
+        atom_as_red: set[int] = set()
         for fn in funcs:
             self.cur_func = fn.name
             lo, hi = ranges[fn.name]
@@ -285,9 +290,14 @@ class _Linker:
                     kinds[pc] = ALU
                     execs[pc] = ops.build(ins, self)
                     mem_class[pc] = _mem_class(ins, self)
+                    if op == "atom" and not _result_used(ins, fn):
+                        # ptxas turns an atomic whose old value nobody reads into a reduction (RED)
+                        mem_class[pc] = mem_class[pc].replace("_atom", "_red") if mem_class[pc] else None
+                        atom_as_red.add(pc)
             # guarded ret/exit may fall through: keep them out of the terminator set (done above)
             cfg = build_cfg(lo, hi, targets, terms, cond)
             vector_groups.update(find_vector_groups(instrs, lo, cfg, mem_class))
+            max_live = max(max_live, max_live_registers(fn, instrs, lo, cfg))
             for pc in cond:
                 b = cfg.block_of[pc]
                 ip = cfg.ipdom[b]
@@ -301,8 +311,8 @@ class _Linker:
             shared_static=shared_static, shared_symbols=dict(self.shared), local_size=_align(loff, 16),
             func_param_size=_align(foff, 16), const_symbols=dict(self.const_offsets),
             global_symbols=dict(self.global_addresses),
-            registers_per_thread=estimate_registers(funcs, self.kernel),
-            vector_groups=vector_groups,
+            registers_per_thread=estimate_registers(max_live),
+            vector_groups=vector_groups, atom_as_red=atom_as_red,
         )
 
     def call_site(self, ins: Instruction, caller: Function) -> CallSite:
@@ -420,53 +430,107 @@ def _mem_class(ins: Instruction, link: _Linker) -> str | None:
     return f"{space or 'generic'}_{kind}"
 
 
-def estimate_registers(funcs: list[Function], kernel: Function) -> int:
-    """Registers per thread: the most 32-bit registers live at once (liveness over the kernel's
-    straight-line order, a cheap upper-bound-ish estimate), plus a few that ptxas always uses,
-    rounded up to the allocation unit of 8. PTX only has virtual registers, so this is an estimate;
-    a launch can override it."""
-    best = 0
-    for fn in funcs:
-        widths = {name: (2 if type_bits(t) == 64 else 0 if t == "pred" else 1) for name, t in fn.registers.items()}
-        first: dict[str, int] = {}
-        last: dict[str, int] = {}
-        loop_ext: list[tuple[int, int]] = []
-        for i, ins in enumerate(fn.body):
-            for name in _reg_names(ins):
-                first.setdefault(name, i)
-                last[name] = i
-            if ins.opcode == "bra" and isinstance(ins.operands[0], Sym):
-                t = fn.labels.get(ins.operands[0].name, i)
-                if t <= i:
-                    loop_ext.append((t, i))
-        # a value used inside a loop and defined before it stays live through the whole loop
-        for name in list(first):
-            for lo, hi in loop_ext:
-                if first[name] < lo <= last[name] <= hi:
-                    last[name] = hi
-        delta = np.zeros(len(fn.body) + 2, np.int64)
-        for name, f in first.items():
-            delta[f] += widths.get(name, 1)
-            delta[last[name] + 1] -= widths.get(name, 1)
-        live = int(np.cumsum(delta).max()) if len(fn.body) else 0
-        best = max(best, live)
-    regs = best + 4  # ptxas keeps a few registers for addresses and the stack pointer
-    return int(min(255, max(8, _align(regs, 8))))
+_NO_DEST = {"st", "red", "bra", "brx", "call", "ret", "exit", "bar", "barrier", "membar", "fence", "prefetch",
+            "prefetchu", "trap", "brkpt", "cp", "nanosleep", "pmevent", "griddepcontrol"}
 
 
-def _reg_names(ins: Instruction):
-    def walk(op):
+def _defs_uses(ins: Instruction) -> tuple[list[str], list[str]]:
+    """Registers an instruction writes and reads (a guarded write also reads: it may keep the old value)."""
+    ops = ins.operands
+    n_dest = 0 if ins.opcode in _NO_DEST else 1
+    if n_dest and len(ops) > 1 and ins.opcode in ("setp", "shfl", "match", "vote") and isinstance(ops[1], Reg) \
+            and not ops[1].name.startswith("!") and ins.opcode != "vote" and (
+                ins.opcode != "setp" or len(ops) >= 4) and (ins.opcode != "shfl" or len(ops) == 6):
+        n_dest = 2
+    defs: list[str] = []
+    for op in ops[:n_dest]:
         if isinstance(op, Reg):
-            yield op.name.lstrip("!")
-        elif isinstance(op, Addr) and isinstance(op.base, Reg):
-            yield op.base.name
+            defs.append(op.name)
         elif isinstance(op, Vec):
-            for e in op.elems:
-                yield from walk(e)
+            defs.extend(e.name for e in op.elems if isinstance(e, Reg))
+    uses = [n for op in ops[n_dest:] for n in _walk_regs(op)]
     if ins.guard is not None:
-        yield ins.guard.name
-    for op in ins.operands:
-        yield from walk(op)
+        uses.append(ins.guard.name)
+        uses.extend(defs)
+    return defs, uses
+
+
+def _symbols(op):
+    if isinstance(op, Sym):
+        yield op.name
+    elif isinstance(op, Addr) and isinstance(op.base, Sym):
+        yield op.base.name
+    elif isinstance(op, Vec):
+        for e in op.elems:
+            yield from _symbols(e)
+
+
+def _result_used(ins: Instruction, fn: Function) -> bool:
+    """Whether the register an instruction writes is read anywhere in its function."""
+    dest = ins.operands[0] if ins.operands else None
+    if not isinstance(dest, Reg):
+        return False
+    return any(dest.name in _defs_uses(other)[1] for other in fn.body if other is not ins)
+
+
+def _walk_regs(op):
+    if isinstance(op, Reg):
+        yield op.name.lstrip("!")
+    elif isinstance(op, Addr) and isinstance(op.base, Reg):
+        yield op.base.name
+    elif isinstance(op, Vec):
+        for e in op.elems:
+            yield from _walk_regs(e)
+
+
+def max_live_registers(fn: Function, instrs: list[Instruction], lo: int, cfg) -> int:
+    """The most 32-bit register slots live at any point of `fn` (liveness by dataflow over its CFG;
+    64-bit registers take two slots, predicates none: they live in their own register file)."""
+    width = {name: (2 if type_bits(t) == 64 else 0 if t == "pred" else 1) for name, t in fn.registers.items()}
+    nb = len(cfg.starts)
+    du = [_defs_uses(instrs[pc]) for pc in range(lo, cfg.ends[-1])] if nb else []
+    use_b: list[set[str]] = []
+    def_b: list[set[str]] = []
+    for s, e in zip(cfg.starts, cfg.ends):
+        use, kill = set(), set()
+        for pc in range(s, e):
+            d, u = du[pc - lo]
+            use.update(x for x in u if x not in kill)
+            kill.update(d)
+        use_b.append(use)
+        def_b.append(kill)
+    live_in: list[set[str]] = [set() for _ in range(nb)]
+    changed = True
+    while changed:
+        changed = False
+        for b in range(nb - 1, -1, -1):
+            out = set().union(*(live_in[x] for x in cfg.succs[b])) if cfg.succs[b] else set()
+            new = use_b[b] | (out - def_b[b])
+            if new != live_in[b]:
+                live_in[b] = new
+                changed = True
+    best = 0
+    for b in range(nb):
+        live = set().union(*(live_in[x] for x in cfg.succs[b])) if cfg.succs[b] else set()
+        size = sum(width.get(x, 1) for x in live)
+        best = max(best, size)
+        for pc in range(cfg.ends[b] - 1, cfg.starts[b] - 1, -1):
+            d, u = du[pc - lo]
+            # the result and the operands are live together at the instruction itself
+            best = max(best, size + sum(width.get(x, 1) for x in d if x not in live))
+            live -= set(d)
+            live |= set(u)
+            size = sum(width.get(x, 1) for x in live)
+            best = max(best, size)
+    return best
+
+
+def estimate_registers(max_live: int) -> int:
+    """Registers per thread from the peak of live 32-bit values: ptxas needs them plus a few it
+    always keeps (zero register aside, addresses of parameters and the stack), and allocates in
+    pairs. PTX only has virtual registers, so this is an estimate; a launch can override it."""
+    regs = max_live + 6
+    return int(min(255, max(16, regs + regs % 2)))
 
 
 def link_kernel(module: Module, kernel: str, global_addresses: dict[str, int] | None = None,

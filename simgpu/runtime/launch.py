@@ -141,6 +141,9 @@ class PreparedLaunch:
     memsys: object
     trace: ExecutionTrace | None
     progress_bar: object = None
+    timing: bool = True
+    scheduler: str = "gto"
+    keep_trace: bool = False
 
     def finish(self, host_seconds: float) -> LaunchReport:
         """Close the launch and build its report (after the engine has run to the end)."""
@@ -152,7 +155,7 @@ class PreparedLaunch:
 def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
                    warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
                    memory_counters: bool = True, trace: bool = False,
-                   fuse_shared_loads: bool = True) -> PreparedLaunch:
+                   fuse_shared_loads: bool = True, timing: bool = True, scheduler: str = "gto") -> PreparedLaunch:
     """Check a launch as CUDA would and build its engine; see `launch` for the arguments."""
     cfg = get_preset(gpu) if gpu is not None else current_gpu()
     lim = cfg.limits
@@ -207,27 +210,36 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
 
         bar = tqdm(total=n_ctas, unit="block", desc=f"simgpu {lk.name}", delay=3.0, leave=False,
                    disable=None if progress is None else not progress)
-    recorder = ExecutionTrace() if trace else None
+    if scheduler not in ("gto", "lrr"):
+        raise LaunchError(f"scheduler must be 'gto' or 'lrr', got {scheduler!r}")
+    if timing and not memory_counters:
+        raise LaunchError("the timing model needs the memory counters (memory_counters=True)")
+    recorder = ExecutionTrace() if (trace or timing) else None
     engine = Engine(lk, dev.heap, kernel.module.const_buffer(), kparams, g, b, total_shared, shared_mem,
                     ctas_per_wave=occ.ctas_per_sm * cfg.num_sms, num_sms=cfg.num_sms, memsys=memsys,
                     progress=bar.update if bar is not None else None, trace=recorder,
                     fuse_vectors=fuse_shared_loads)
-    return PreparedLaunch(kernel, lk, cfg, g, b, shared_mem, regs, occ, engine, memsys, recorder, bar)
+    return PreparedLaunch(kernel, lk, cfg, g, b, shared_mem, regs, occ, engine, memsys, recorder, bar,
+                          timing=timing, scheduler=scheduler, keep_trace=trace)
 
 
 def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
            warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
-           memory_counters: bool = True, trace: bool = False, fuse_shared_loads: bool = True) -> LaunchReport:
+           memory_counters: bool = True, trace: bool = False, fuse_shared_loads: bool = True,
+           timing: bool = True, scheduler: str = "gto") -> LaunchReport:
     """Run `kernel` on the simulated GPU and return its LaunchReport.
 
     Beyond CuPy's arguments: `gpu` picks a preset for this launch; `warm_caches` keeps L1/L2 contents
     from the previous launch (ncu flushes them, so the default is cold); `registers` overrides the
-    registers-per-thread estimate; `trace` records an ExecutionTrace; `fuse_shared_loads` counts
-    adjacent aligned scalar shared loads as one LDS.64/LDS.128, as ptxas emits them.
+    registers-per-thread estimate; `trace` keeps the ExecutionTrace in the report; `fuse_shared_loads`
+    counts adjacent aligned scalar shared loads as one LDS.64/LDS.128, as ptxas emits them; `timing`
+    replays the launch through the timing model (kernel time, cycles, stall reasons) with the
+    warp `scheduler` "gto" (greedy-then-oldest) or "lrr" (loose round-robin).
     """
     prepared = prepare_launch(kernel, grid, block, args, shared_mem=shared_mem, gpu=gpu, warm_caches=warm_caches,
                               registers=registers, progress=progress, memory_counters=memory_counters,
-                              trace=trace, fuse_shared_loads=fuse_shared_loads)
+                              trace=trace, fuse_shared_loads=fuse_shared_loads, timing=timing,
+                              scheduler=scheduler)
     t0 = time.perf_counter()
     try:
         prepared.engine.run()
@@ -254,6 +266,14 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
         metrics.update(memsys.metrics())
         mem_pc = memsys.per_instruction()
     metrics.update(_instruction_metrics(stats))
+    per_pc = build_per_pc(lk, stats, mem_pc)
+    timing_result = None
+    if pl.timing and recorder is not None:
+        from simgpu.timing.model import simulate_timing
+
+        timing_result = simulate_timing(lk, recorder, cfg, grid=g, block=b, ctas_per_sm=occ.ctas_per_sm,
+                                        registers_per_thread=regs, policy=pl.scheduler, per_pc=per_pc)
+        metrics.update(timing_result.metrics)
     metrics.update({
         "launch__grid_size": float(n_ctas), "launch__block_size": float(threads),
         "launch__registers_per_thread": float(regs), "launch__shared_mem_per_block_static": float(lk.shared_static),
@@ -264,8 +284,9 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
     })
     return LaunchReport(kernel=lk.name, grid=g, block=b, gpu=cfg.name, shared_static=lk.shared_static,
                         shared_dynamic=shared_mem, registers_per_thread=regs, ctas_per_sm=occ.ctas_per_sm,
-                        occupancy_limiter=occ.limiter, metrics=metrics, per_pc=build_per_pc(lk, stats, mem_pc),
-                        host_seconds=host_seconds, trace=recorder, linked=lk)
+                        occupancy_limiter=occ.limiter, metrics=metrics, per_pc=per_pc,
+                        host_seconds=host_seconds, trace=recorder if pl.keep_trace else None, linked=lk,
+                        timing=timing_result)
 
 
 def _instruction_metrics(stats) -> dict[str, float]:

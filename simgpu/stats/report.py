@@ -11,6 +11,10 @@ import html
 from dataclasses import dataclass, field
 
 SUMMARY_METRICS = [
+    ("gpu__time_duration.sum", "kernel time (ns, timing model)"),
+    ("sm__cycles_elapsed.max", "SM cycles elapsed (max)"),
+    ("sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy (%)"),
+    ("sm__inst_executed.avg.per_cycle_active", "IPC per SM"),
     ("smsp__inst_executed.sum", "warp instructions executed"),
     ("smsp__thread_inst_executed.sum", "thread instructions executed"),
     ("smsp__sass_inst_executed_op_global_ld.sum", "global load instructions"),
@@ -53,6 +57,7 @@ class LaunchReport:
     engine: str = "reference"
     trace: object = field(default=None, repr=False)  # ExecutionTrace when launched with trace=True
     linked: object = field(default=None, repr=False)  # the LinkedKernel (PTX instructions by pc)
+    timing: object = field(default=None, repr=False)  # TimingResult of the timing model (cycles, stalls)
 
     @property
     def warp_instructions(self) -> int:
@@ -101,6 +106,11 @@ class LaunchReport:
         width = max(len(r[0]) for r in self.summary_rows()) if self.summary_rows() else 10
         for label, val, name in self.summary_rows():
             lines.append(f"  {label:<{width}}  {val:>14}   {name}")
+        if self.timing is not None and getattr(self.timing, "stalls", None):
+            tot = sum(self.timing.stalls.values()) or 1.0
+            top = sorted(self.timing.stalls.items(), key=lambda kv: -kv[1])[:6]
+            lines.append("  warp states (share of warp-cycles): "
+                         + ", ".join(f"{k} {100 * v / tot:.0f}%" for k, v in top))
         hot = [r for r in self.per_pc if r.get("sectors", 0) or r.get("wavefronts", 0)]
         if hot:
             lines.append("  memory instructions (PTX line: warps, sectors or wavefronts per warp):")
