@@ -290,7 +290,8 @@ class _Linker:
                     kinds[pc] = ALU
                     execs[pc] = ops.build(ins, self)
                     mem_class[pc] = _mem_class(ins, self)
-                    if op == "atom" and not _result_used(ins, fn):
+                    if op == "atom" and (mem_class[pc] or "").startswith(("global", "generic")) \
+                            and not _result_used(ins, fn):
                         # ptxas turns an atomic whose old value nobody reads into a reduction (RED)
                         mem_class[pc] = mem_class[pc].replace("_atom", "_red") if mem_class[pc] else None
                         atom_as_red.add(pc)
