@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from simgpu.programs import get_program
 
 import simgpu as sg
 from simgpu.core import stepper
-from simgpu.programs import get_program
 from simgpu.viz import capture
 
 EVEN_ODD = r'''
@@ -34,10 +34,6 @@ def _evenodd(n=60, threads=64):
     k = sg.RawModule(code=EVEN_ODD).get_function("evenodd")
     x = sg.asarray(np.arange(threads, dtype=np.float32))
     return k, x
-
-
-def _drop_host(m):
-    return {k: v for k, v in m.items()}
 
 
 @pytest.mark.parametrize("one_at_a_time", [True, False])
