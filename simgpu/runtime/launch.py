@@ -108,21 +108,27 @@ class Occupancy:
     limiter: str
     warps_per_cta: int
     registers_per_thread: int
+    by_limit: dict[str, int]  # CTAs per SM each limit allows: warps, blocks, registers, shared memory
 
 
-def occupancy(gpu: GPUConfig, threads: int, regs: int, shared_per_cta: int) -> Occupancy:
-    """Resident CTAs per SM, and which limit binds (warps, CTAs, registers, shared memory)."""
+def occupancy_limits(gpu: GPUConfig, threads: int, regs: int, shared_per_cta: int) -> dict[str, int]:
+    """CTAs per SM that each resource allows (warps, CTAs, registers, shared memory incl. 1 KB/CTA)."""
     lim = gpu.limits
     wpc = -(-threads // lim.warp_size)
     regs_per_warp = -(-regs * lim.warp_size // lim.register_alloc_granularity) * lim.register_alloc_granularity
-    by = {
+    return {
         "warps": lim.max_warps_per_sm // wpc,
         "blocks": lim.max_ctas_per_sm,
         "registers": lim.registers_per_sm // (regs_per_warp * wpc) if regs_per_warp else lim.max_ctas_per_sm,
         "shared memory": lim.shared_mem_per_sm // (shared_per_cta + lim.shared_mem_reserved_per_block),
     }
+
+
+def occupancy(gpu: GPUConfig, threads: int, regs: int, shared_per_cta: int) -> Occupancy:
+    """Resident CTAs per SM, and which limit binds (warps, CTAs, registers, shared memory)."""
+    by = occupancy_limits(gpu, threads, regs, shared_per_cta)
     limiter = min(by, key=lambda k: by[k])
-    return Occupancy(by[limiter], limiter, wpc, regs)
+    return Occupancy(by[limiter], limiter, -(-threads // gpu.limits.warp_size), regs, by)
 
 
 @dataclass

@@ -476,16 +476,10 @@ def simulate(source, policy: str = "gto"):
 
 
 def occupancy_limits(gpu, threads: int, regs: int, shared_per_cta: int) -> dict[str, int]:
-    """CTAs per SM each limit allows (the same arithmetic as simgpu.runtime.launch.occupancy)."""
-    lim = gpu.limits
-    wpc = -(-threads // lim.warp_size)
-    regs_per_warp = -(-regs * lim.warp_size // lim.register_alloc_granularity) * lim.register_alloc_granularity
-    return {
-        "warps": lim.max_warps_per_sm // wpc,
-        "blocks": lim.max_ctas_per_sm,
-        "registers": lim.registers_per_sm // (regs_per_warp * wpc) if regs_per_warp else lim.max_ctas_per_sm,
-        "shared memory": lim.shared_mem_per_sm // (shared_per_cta + lim.shared_mem_reserved_per_block),
-    }
+    """CTAs per SM each limit allows (simgpu.runtime.launch.occupancy_limits)."""
+    from simgpu.runtime.launch import occupancy_limits as limits
+
+    return limits(gpu, threads, regs, shared_per_cta)
 
 
 def occupancy(source=None, *, gpu=None, threads: int | None = None, registers: int | None = None,
