@@ -192,7 +192,7 @@ def run_ncu(binary: str, raw_dir: str | None, timeout: float = 300) -> dict:
             if r[m] is not None:
                 by_cfg[k][m].append(r[m])
     summary = []
-    for k, v in by_cfg.items():
+    for v in by_cfg.values():
         summary.append({
             "grid": v["grid"], "block": v["block"], "n": len(v["gpu_time_ns"]),
             "gpu_time_ns_median": statistics.median(v["gpu_time_ns"]) if v["gpu_time_ns"] else None,

@@ -17,11 +17,14 @@ Sources referred to below:
               two partitions; L1/shared 256 KB per SM.
   [A100-WP]   NVIDIA A100 Tensor Core GPU Architecture whitepaper: 40 MB L2, two partitions,
               192 KB L1/shared per SM (carveouts up to 164 KB).
+  [L2MERGE]   benchmarks/microbench/l2_merge (ncu on the H200, 2026-11-29): see topology.py.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+
+from simgpu.memory.topology import H200_MERGE_DOMAINS, H200_MERGE_MAX_SMS
 
 KB = 1024
 MB = 1024 * KB
@@ -77,6 +80,13 @@ class MemoryConfig:
     # [CALIB] strided_copy_s32 reads one sector per 128-byte line and DRAM reads 64 B per sector:
     # 67,115,776 B for 1,048,576 sectors, while s8 reading whole lines reads 32 B per sector).
     l2_fetch_bytes: int = 64
+    # [L2MERGE] L1 read misses of different SMs to one sector, in flight together, reach L2 once when
+    # the SMs are in one merge domain (a GPC; measured groups in topology.py), at most
+    # l2_merge_max_sms SMs per L2 request. None = every L1 miss is its own L2 request. The domains
+    # are the measured H200's (chip-specific floorsweeping); they are used only when they cover
+    # exactly the simulated GPU's SM ids 0..num_sms-1.
+    l2_merge_domains: tuple[tuple[int, ...], ...] | None = H200_MERGE_DOMAINS
+    l2_merge_max_sms: int = H200_MERGE_MAX_SMS
 
     # --- DRAM ---------------------------------------------------------------------------------
     # ncu's dram__bytes_read/write count 32-byte sector transfers ([NCU-KPG]): bytes = 32 x sectors.
@@ -125,12 +135,15 @@ def memory_config_for(gpu) -> MemoryConfig:
     if "H200" in name:
         return base
     if "H100" in name:
-        return replace(base, l2_bytes=50 * MB)  # [HOPPER-WP] 50 MB L2 on H100 SXM5
+        # [HOPPER-WP] 50 MB L2 on H100 SXM5. Same GH100 die and 132 SMs: the H200's measured merge
+        # domains are kept (assumed: the same floorsweeping pattern).
+        return replace(base, l2_bytes=50 * MB)
     if "A100" in name:
         return replace(
             base,
             l2_bytes=40 * MB,  # [A100-WP]
             l1_shared_unified_bytes=192 * KB,  # [A100-WP]
             shared_carveouts_kb=(0, 8, 16, 32, 64, 100, 132, 164),  # [CUDA-PG, cc 8.0]
+            l2_merge_domains=None,  # not measured on an A100
         )
     return base

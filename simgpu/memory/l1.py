@@ -17,6 +17,12 @@ Policies (config.py has the sources):
   sector counts as an L1 miss.
 * local load: like a global load. local store: write-allocate in L1 (the line is filled with the stored
   sectors) and written through to L2, so a later reload of a spill hits in L1.
+* read-miss merging between SMs (topology.py, measured): within one batch (one engine call = one PTX
+  load of all warps of the wave at that pc, taken as in flight together), the L1 read misses of SMs of
+  one merge domain (a GPC) to one sector reach L2 once per ``merge_cap`` SMs: the 1st, (cap+1)-th, ...
+  SM to miss on the sector sends it to L2, the others are served by that request (no L2 lookup, not
+  counted in lts__t_sectors_srcunit_tex_op_read; C_L2_READ_MERGED counts them). Per-warp attribution:
+  a merged sector counts as an L2 hit if the request it joined hit.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ from numba import njit
 from simgpu.memory.l2 import (
     C_L1_HIT,
     C_L1_MISS,
+    C_L2_READ_MERGED,
     L2_ATOM,
     L2_READ,
     L2_RED,
@@ -70,16 +77,38 @@ def _l1_alloc(tags, valid, lru, sm, s, line):
     return best
 
 
+@njit(cache=True, inline="always")
+def _merge_slot(keys, key):
+    """Open-addressing slot of key in keys (-1 = empty); inserts it. len(keys) is a power of two."""
+    mask = keys.shape[0] - 1
+    h = (key ^ (key >> 21) ^ (key >> 42)) * np.int64(0x9E3779B1)
+    i = (h ^ (h >> 29)) & mask
+    while True:
+        k = keys[i]
+        if k == key:
+            return i
+        if k == -1:
+            keys[i] = key
+            return i
+        i = (i + 1) & mask
+
+
 @njit(cache=True)
 def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
                     l1_tags, l1_valid, l1_lru, l1_nsets, l1_stamp,
                     l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
-                    ctr, w_l1_hit, w_l2_hit):
+                    ctr, w_l1_hit, w_l2_hit,
+                    merge_dom, merge_cap, mt_keys, mt_cnt, mt_hit):
     """Walk the first n (warp, line, sector-mask) groups, in order, through L1, L2 and DRAM.
 
     warp_sm: SM of each warp. ctr: int64[N_COUNTERS] accumulated; w_l1_hit / w_l2_hit: per-warp
     sectors that hit in L1 / (of the rest) in L2, for the timing model and pictures.
+    merge_dom: int64[num_sms] merge domain of each SM, or an empty array (no merging);
+    merge_cap: SMs served by one L2 request (0 = any number); mt_keys int64[H] (filled with -1),
+    mt_cnt int64[H, 4], mt_hit uint8[H]: this batch's table of (line, domain) -> SMs that missed on
+    each sector so far and the sectors its L2 requests hit (H a power of two > number of groups).
     """
+    merging = merge_dom.shape[0] > 0
     for i in range(n):
         sm = warp_sm[g_warp[i]]
         line = g_line[i]
@@ -131,7 +160,23 @@ def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
             h = popcount4(l1h)
             ctr[C_L1_HIT] += h
             ctr[C_L1_MISS] += cnt - h
-            if miss:
+            if miss and merging:
+                slot = _merge_slot(mt_keys, np.int64(line) * 1024 + merge_dom[sm])
+                send = np.int64(0)
+                for b in range(4):
+                    if (miss >> b) & 1:
+                        c = mt_cnt[slot, b]
+                        if c == 0 or (merge_cap > 0 and c % merge_cap == 0):
+                            send |= np.int64(1) << b
+                        mt_cnt[slot, b] = c + 1
+                merged = miss & ~send
+                ctr[C_L2_READ_MERGED] += popcount4(merged)
+                if send:
+                    l2h = l2_access(L2_READ, line, send, l2_tags, l2_valid, l2_dirty, l2_lru,
+                                    l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
+                    mt_hit[slot] = np.int64(mt_hit[slot]) | l2h
+                l2h = l2h | (merged & np.int64(mt_hit[slot]))
+            elif miss:
                 l2h = l2_access(L2_READ, line, miss, l2_tags, l2_valid, l2_dirty, l2_lru,
                                 l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
         w_l1_hit[g_warp[i]] += popcount4(l1h)

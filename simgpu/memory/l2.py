@@ -39,7 +39,8 @@ C_L2_READ_SECTORS = 10  # lts__t_sectors_srcunit_tex_op_read
 C_L2_WRITE_SECTORS = 11  # lts__t_sectors_srcunit_tex_op_write
 C_L2_ATOM_SECTORS = 12  # lts__t_sectors_srcunit_tex_op_atom
 C_L2_RED_SECTORS = 13  # lts__t_sectors_srcunit_tex_op_red
-N_COUNTERS = 14
+C_L2_READ_MERGED = 14  # L1 read-miss sectors merged into another SM's L2 request (topology.py)
+N_COUNTERS = 15
 
 L2_READ = 0
 L2_WRITE = 1

@@ -46,6 +46,7 @@ from simgpu.memory.l2 import (
     C_L2_ATOM_MISS,
     C_L2_ATOM_SECTORS,
     C_L2_READ_HIT,
+    C_L2_READ_MERGED,
     C_L2_READ_MISS,
     C_L2_READ_SECTORS,
     C_L2_RED_SECTORS,
@@ -55,6 +56,12 @@ from simgpu.memory.l2 import (
     N_COUNTERS,
     L2Cache,
 )
+from simgpu.memory.topology import domain_of_sm
+
+_NO_MERGE = np.zeros(0, np.int64)
+_NO_KEYS = np.full(1, -1, np.int64)
+_NO_CNT = np.zeros((1, 4), np.int64)
+_NO_HIT = np.zeros(1, np.uint8)
 
 _GLOBAL_OPS = {"ld": OP_LD, "st": OP_ST, "atom": OP_ATOM, "red": OP_RED}
 _LOCAL_OPS = {"ld": OP_LOCAL_LD, "st": OP_LOCAL_ST}
@@ -75,6 +82,10 @@ class MemorySystem:
         self.l1 = L1Caches(self.num_sms, c.l1_shared_unified_bytes, c.l1_ways, c.line_bytes)
         self.l2 = L2Cache(c.l2_bytes, c.l2_ways, c.line_bytes, c.l2_fetch_bytes, c.l2_write_counts_as_hit)
         self.dram = DRAMCounters(sector_bytes=c.dram_atom_bytes)
+        # L2 read-merge domains (topology.py); empty = off (domains absent or not matching num_sms)
+        dom = domain_of_sm(c.l2_merge_domains, self.num_sms)
+        self.merge_dom = dom if dom is not None else np.zeros(0, np.int64)
+        self.merge_cap = int(c.l2_merge_max_sms)
         self.carveout_bytes = 0
         self.local_bytes_per_thread = c.local_bytes_per_thread
         self.last: dict | None = None
@@ -174,11 +185,22 @@ class MemorySystem:
         w_l2 = np.zeros(k, np.int64)
         if n_groups:
             l1, l2 = self.l1, self.l2
+            # merge table for this call: only loads whose warps span more than one SM can merge
+            if self.merge_dom.shape[0] and code in (OP_LD, OP_LOCAL_LD) and k > 1 and sm.min() != sm.max():
+                size_h = 1 << int(2 * n_groups).bit_length()
+                merge_dom = self.merge_dom
+                mt_keys = np.full(size_h, -1, np.int64)
+                mt_cnt = np.zeros((size_h, 4), np.int64)
+                mt_hit = np.zeros(size_h, np.uint8)
+            else:
+                merge_dom = _NO_MERGE
+                mt_keys, mt_cnt, mt_hit = _NO_KEYS, _NO_CNT, _NO_HIT
             hierarchy_batch(code, sm, g_warp, g_line, g_mask, n_groups,
                             l1.tags, l1.valid, l1.lru, l1.nsets, l1.stamp,
                             l2.tags, l2.valid, l2.dirty, l2.lru, l2.nsets, l2.fetch_pair, l2.write_hit,
                             l2.stamp,
-                            ctr, w_l1, w_l2)
+                            ctr, w_l1, w_l2,
+                            merge_dom, self.merge_cap, mt_keys, mt_cnt, mt_hit)
         requests = int(mask.any(axis=1).sum())
         nsec = int(sectors.sum())
         self._ctr[space] += ctr
@@ -258,11 +280,11 @@ class MemorySystem:
         miss = sum(v[1] for v in self._l1.values())
         m["l1tex__t_sectors_lookup_hit.sum"] = float(hit)
         m["l1tex__t_sectors_lookup_miss.sum"] = float(miss)
-        # The hit rate is taken over the accesses that allocate in L1 (global loads, local loads and
-        # stores). Global stores (write-through, no allocate) and atomics are left out: [CALIB]
-        # gemm_naive measures 87.52 %, loads alone give 87.50 % in our replay, counting its 8,192
-        # store sectors as misses would give 87.16 %.
-        alloc = [self._l1[k] for k in (("global", "ld"), ("local", "ld"), ("local", "st"))]
+        # The hit rate is taken over load and store sectors (global and local); atomics are left out.
+        # [L2MERGE] run (benchmarks/microbench/l2_merge/results): gemm_naive 1,842,688 load hits,
+        # 2,097,152 load + 8,192 store sectors -> 87.52 % (ncu 87.51-87.52; loads alone would be
+        # 87.87); gemm_tiled 7,680 hits / (262,144 + 8,192) = 2.84 % (ncu 2.84; loads alone 2.93).
+        alloc = [self._l1[k] for k in (("global", "ld"), ("global", "st"), ("local", "ld"), ("local", "st"))]
         a_hit, a_miss = sum(v[0] for v in alloc), sum(v[1] for v in alloc)
         m["l1tex__t_sector_hit_rate.pct"] = _pct(a_hit, a_hit + a_miss)
         for op in ("ld", "st", "atom"):
@@ -285,6 +307,8 @@ class MemorySystem:
         rd, wr, at, rdc = (int(c[C_L2_READ_SECTORS]), int(c[C_L2_WRITE_SECTORS]),
                            int(c[C_L2_ATOM_SECTORS]), int(c[C_L2_RED_SECTORS]))
         m["lts__t_sectors_srcunit_tex_op_read.sum"] = float(rd)
+        # not an ncu metric: L1 read-miss sectors served by another SM's L2 request (topology.py)
+        m["simgpu__l1_miss_sectors_merged_before_l2.sum"] = float(c[C_L2_READ_MERGED])
         m["lts__t_sectors_srcunit_tex_op_write.sum"] = float(wr)
         m["lts__t_sectors_srcunit_tex_op_atom.sum"] = float(at)
         m["lts__t_sectors_srcunit_tex_op_red.sum"] = float(rdc)

@@ -4,12 +4,15 @@ Each generator replays what the CUDA source does, warp by warp, into a MemorySys
 shared addresses computed in NumPy from blockIdx/threadIdx exactly as the kernel computes them.
 Issue order: blocks are taken in launch order (blockIdx.x fastest) in waves of ``wave`` blocks
 (all SMs' resident CTAs); inside a wave each memory instruction is issued for all warps of the wave
-before the next instruction. Block b of a wave runs on SM b % num_sms.
+before the next instruction. Block b of a wave runs on the SM simgpu.core.dispatch gives it (the
+H200's measured block-scheduler order, round robin).
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from simgpu.core.dispatch import sm_of_cta as _sm
 
 F32 = 4
 ALIGN = 2 << 20  # device allocations: 2 MB apart, like a caching allocator
@@ -46,7 +49,7 @@ def vector_add(ms, n: int = 1 << 22, block: int = 256, wave: int = 1056, num_sms
     ms.begin_kernel(0, 8)
     for blocks in _waves(n // block, wave):
         i, bid = _lin1d(blocks, block)
-        sm = bid % num_sms
+        sm = _sm(bid, wave, num_sms)
         mask = i < n
         ms.global_access("ld", 0, sm, (a + i * F32).astype(np.uint64), mask, 4)
         ms.global_access("ld", 1, sm, (b + i * F32).astype(np.uint64), mask, 4)
@@ -60,7 +63,7 @@ def strided_copy(ms, stride: int, m: int = 1 << 20, block: int = 256, wave: int 
     ms.begin_kernel(0, 8)
     for blocks in _waves(m // block, wave):
         i, bid = _lin1d(blocks, block)
-        sm = bid % num_sms
+        sm = _sm(bid, wave, num_sms)
         mask = i < m
         ms.global_access("ld", 0, sm, (src + i * stride * F32).astype(np.uint64), mask, 4)
         ms.global_access("st", 1, sm, (dst + i * F32).astype(np.uint64), mask, 4)
@@ -80,7 +83,7 @@ def transpose(ms, padded: bool, n: int = 1024, wave: int = 1056, num_sms: int = 
     for blocks in _waves(gx * gy, wave):
         bx = (blocks % gx)[:, None, None]
         by = (blocks // gx)[:, None, None]
-        sm = np.repeat(blocks % num_sms, ROWS)
+        sm = np.repeat(_sm(blocks, wave, num_sms), ROWS)
         if full is None or full.shape[0] != sm.size:
             full = np.ones((sm.size, 32), dtype=bool)
         x = bx * TILE + tx
@@ -124,7 +127,7 @@ def gemm_naive(ms, g: int = 256, wave: int = 1056, num_sms: int = 132):
     ms.begin_kernel(0, 8)
     for blocks in _waves(gx * gx, wave):
         row, col, _, _ = _gemm_lanes(blocks, gx)
-        sm = np.repeat(blocks % num_sms, 8)
+        sm = np.repeat(_sm(blocks, wave, num_sms), 8)
         full = np.ones(row.shape, bool)
         for k in range(g):
             ms.global_access("ld", 0, sm, (A + (row * g + k) * F32).astype(np.uint64), full, 4)
@@ -143,7 +146,7 @@ def gemm_tiled(ms, g: int = 256, wave: int = 1056, num_sms: int = 132):
     ms.begin_kernel(2 * T * T * F32, 8)
     for blocks in _waves(gx * gx, wave):
         row, col, tx, ty = _gemm_lanes(blocks, gx)
-        sm = np.repeat(blocks % num_sms, 8)
+        sm = np.repeat(_sm(blocks, wave, num_sms), 8)
         full = np.ones(row.shape, bool)
         for t in range(g // T):
             ms.global_access("ld", 0, sm, (A + (row * g + t * T + tx) * F32).astype(np.uint64), full, 4)

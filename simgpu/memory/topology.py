@@ -1,0 +1,75 @@
+"""Measured SM topology of the H200: block-scheduler order and L2 read-merge domains.
+
+Source: benchmarks/microbench/l2_merge (l2_merge.cu, run_l2_merge.py, results/), one H200 SXM,
+driver 580.159, 2026-11-29. All SM numbers are ``%smid`` values (0..131, what simgpu calls the SM id).
+
+* ``H200_DISPATCH_ORDER`` -- the SM of the i-th CTA of a launch, for the first 132 CTAs. Identical
+  for every launch shape measured (1-D grids of 132/256/264/1056 CTAs of 256 threads, 16x16 grids of
+  16x16 threads, 32x32 grids of 32x8 threads, the calibration gemms), except that the first two
+  groups (124-127 and 128-131) swap places from launch to launch. The order is GPC-major: both SMs
+  of a TPC (2k, 2k+1) back to back, the TPCs of one GPC in a row, GPC after GPC.
+  Later CTAs (a second CTA per SM) follow the same GPC-major walk, but the split between GPCs then
+  varies with the grid size and timing (e.g. with 256 CTAs GPCs 2-5 get 15 CTAs in the second round
+  and GPCs 6-7 16, skipping some SMs); simgpu repeats the first-round order (round robin over it).
+* ``H200_MERGE_DOMAINS`` -- the SM groups whose concurrent L1 misses to one sector reach L2 once.
+  Measured with one CTA per SM, each SM reading a 64 KB buffer chosen by %smid (ncu,
+  lts__t_sectors_srcunit_tex_op_read.sum, cold caches): two SMs of one TPC, two or four SMs of
+  different TPCs of one GPC: the L2 sees the buffer once (1.00 copies); two SMs of different GPCs,
+  4 or 8 SMs of 4 or 8 different GPCs: no merging at all (2.00 / 4.00 / 8.00 copies). GPCs come from
+  thread-block-cluster launches (the SMs that ever shared a cluster of 4, 8 or 16 CTAs). SMs 124-131
+  never host a cluster of 4 or more; of the SM pairs (125,126), (127,128), (129,130), (131,0),
+  (1,124), (123,124) exactly two merged in each of two configurations, which fits {124..127} and
+  {128..131} as two separate domains (and not one with 0,1,16,17,... ).
+* ``H200_MERGE_MAX_SMS`` -- one L2 request serves at most 4 SMs: 8 SMs of one GPC reading one
+  buffer reach L2 2.07 times, a whole GPC (16 or 18 SMs) 4.2 times, all 132 SMs 35.7 times
+  (sum over domains of ceil(n/4) = 34); SMs reading the same buffer 100 us later (L2 hits) merge
+  among themselves the same way (all SMs, odd ones delayed: 41.4 copies; ceil model: 36).
+
+Merging needs the requests to be in flight together: delaying one SM of a TPC pair by 500 / 2000 /
+8000 / 200000 SM cycles leaves 1.01 / 1.07 / 1.29 / 2.00 copies (the late SM catches up while its
+loads hit in L2, then runs in lock step with the leader). simgpu treats the warps of one engine call
+(one PTX instruction of every warp of the wave at that pc) as concurrent.
+"""
+
+from __future__ import annotations
+
+# GPCs as found by cluster launches (SM ids in dispatch order inside each GPC)
+H200_GPCS: tuple[tuple[int, ...], ...] = (
+    (0, 1, 16, 17, 32, 33, 48, 49),  # + 124..131 (two 4-SM domains, no clusters of >= 4 there)
+    (2, 3, 18, 19, 34, 35, 50, 51, 64, 65, 78, 79, 92, 93, 106, 107),
+    (4, 5, 20, 21, 36, 37, 52, 53, 66, 67, 80, 81, 94, 95, 108, 109),
+    (6, 7, 22, 23, 38, 39, 54, 55, 68, 69, 82, 83, 96, 97, 110, 111),
+    (8, 9, 24, 25, 40, 41, 56, 57, 70, 71, 84, 85, 98, 99, 112, 113),
+    (10, 11, 26, 27, 42, 43, 58, 59, 72, 73, 86, 87, 100, 101, 114, 115),
+    (12, 13, 28, 29, 44, 45, 60, 61, 74, 75, 88, 89, 102, 103, 116, 117, 120, 121),
+    (14, 15, 30, 31, 46, 47, 62, 63, 76, 77, 90, 91, 104, 105, 118, 119, 122, 123),
+)
+
+H200_MERGE_DOMAINS: tuple[tuple[int, ...], ...] = (
+    (124, 125, 126, 127),
+    (128, 129, 130, 131),
+) + H200_GPCS
+
+H200_DISPATCH_ORDER: tuple[int, ...] = tuple(
+    [124, 125, 126, 127, 128, 129, 130, 131] + [s for g in H200_GPCS for s in g])
+
+H200_MERGE_MAX_SMS = 4
+
+assert sorted(H200_DISPATCH_ORDER) == list(range(132))
+assert sorted(s for d in H200_MERGE_DOMAINS for s in d) == list(range(132))
+
+
+def domain_of_sm(domains, num_sms: int):
+    """int64[num_sms]: merge-domain id of every SM, or None if the domains do not cover 0..num_sms-1."""
+    import numpy as np
+
+    if not domains:
+        return None
+    flat = sorted(s for d in domains for s in d)
+    if flat != list(range(num_sms)):
+        return None
+    out = np.empty(num_sms, np.int64)
+    for i, d in enumerate(domains):
+        for s in d:
+            out[s] = i
+    return out
