@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import importlib.util
+from pathlib import Path
 
-from conftest import REPO
+REPO = Path(__file__).resolve().parents[1]
 
 
 def _tool():

@@ -338,6 +338,21 @@ class Stepper:
             self.engine.memsys = self.memory._inner
         self._report = self.prepared.finish(self._host)
 
+    def cycles(self, sm: int | None = None):
+        """The cycle level of this launch (a simgpu.timing.cycles.CycleView), after run().
+
+        The functional run (what the stepper steps: values, registers, masks) happens first; the
+        timing model then replays the same instructions in cycles. So a CycleView exists once the
+        launch has finished: inspect registers here, and when each warp issued (and why the others
+        waited) with `stepper.cycles().at(cycle)`."""
+        if not self.finished:
+            raise RuntimeError("the cycle view needs the finished launch (the timing model replays it "
+                               "after the functional run): call run() first")
+        timing = self.report.timing
+        if timing is None:
+            raise RuntimeError("this launch ran without the timing model (timing=False)")
+        return timing.cycle_view(sm=sm)
+
     @property
     def report(self) -> LaunchReport:
         if self._report is None:

@@ -116,7 +116,7 @@ class TimingConfig:
     timeline_bins: int = 200
 
     @classmethod
-    def from_measurements(cls, path: str | Path = MEASUREMENTS) -> "TimingConfig":
+    def from_measurements(cls, path: str | Path = MEASUREMENTS) -> TimingConfig:
         """The defaults, re-read from h200_measurements.json (so a re-run of the microbenchmarks
         on another GPU feeds straight in)."""
         try:

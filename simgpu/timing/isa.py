@@ -23,7 +23,8 @@ N_PIPES = 8
 PIPE_NAMES = ("fp32", "int", "imad", "fp64", "mufu", "lsu", "branch", "none")
 
 # what an instruction is, for the replay
-K_ALU, K_GLD, K_GST, K_GATOM, K_SLD, K_SST, K_SATOM, K_SHFL, K_BAR, K_EXIT, K_BRANCH, K_FREE, K_LLD, K_LST, K_CONST = range(15)
+(K_ALU, K_GLD, K_GST, K_GATOM, K_SLD, K_SST, K_SATOM, K_SHFL, K_BAR, K_EXIT, K_BRANCH, K_FREE, K_LLD, K_LST,
+ K_CONST) = range(15)
 
 # scoreboard class of a produced register (what a consumer waiting on it is stalled on)
 SB_WAIT, SB_SHORT, SB_LONG = 0, 1, 2
@@ -32,7 +33,8 @@ SB_WAIT, SB_SHORT, SB_LONG = 0, 1, 2
 REASONS = ("selected", "not_selected", "wait", "short_scoreboard", "long_scoreboard", "barrier",
            "math_pipe_throttle", "lg_throttle", "mio_throttle", "branch_resolving", "drain", "no_instruction",
            "dispatch_stall")
-R_SELECTED, R_NOT_SELECTED, R_WAIT, R_SHORT, R_LONG, R_BARRIER, R_MATH, R_LG, R_MIO, R_BRANCH, R_DRAIN, R_NOINST, R_DISPATCH = range(13)
+(R_SELECTED, R_NOT_SELECTED, R_WAIT, R_SHORT, R_LONG, R_BARRIER, R_MATH, R_LG, R_MIO, R_BRANCH, R_DRAIN, R_NOINST,
+ R_DISPATCH) = range(13)
 
 MAX_SRC = 8
 MAX_DST = 4
@@ -42,7 +44,7 @@ _F32_OPS = {"add", "sub", "mul", "fma", "mad", "min", "max", "neg", "abs", "setp
 _INT_OPS = {"add", "sub", "and", "or", "xor", "not", "shl", "shr", "min", "max", "setp", "selp", "set", "mov",
             "cnot", "lop3", "bfe", "bfi", "prmt", "popc", "clz", "brev", "bfind", "neg", "abs", "slct", "shf",
             "vote", "activemask", "addc", "subc", "fns", "sad", "dp4a", "dp2a", "nanosleep", "membar", "fence",
-            "isspacep", "mov", "match", "elect", "szext", "bmsk", "getctarank", "mapa", "cvta", "discard",
+            "isspacep", "match", "elect", "szext", "bmsk", "getctarank", "mapa", "cvta", "discard",
             "prefetch", "prefetchu", "applypriority", "createpolicy"}
 _MUFU_OPS = {"ex2", "lg2", "rsqrt", "sqrt", "rcp", "tanh", "sin", "cos", "div"}
 _FOLDED_SPECIALS = ("%ctaid", "%ntid", "%nctaid", "%nsmid", "%gridid")

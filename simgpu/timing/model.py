@@ -26,12 +26,54 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simgpu.timing.config import TimingConfig, default_config
-from simgpu.timing.isa import (K_ALU, P_INT, REASONS, basic_blocks, build_static, if_convertible_branches,
-                               schedule_block)
+from simgpu.timing.isa import K_ALU, P_INT, REASONS, basic_blocks, build_static, if_convertible_branches, schedule_block
 from simgpu.timing.prepare import build_streams
 from simgpu.timing.replay import N_REASONS, replay
 
 POLICIES = {"gto": 0, "lrr": 1}
+RECORD_AUTO_LIMIT = 2_000_000  # record="auto" keeps the per-cycle record below this many warp instructions
+
+
+@dataclass
+class CycleRecord:
+    """What the replay did, per replayed warp instruction (entry), compact enough to rebuild every
+    warp's state at every cycle (simgpu.timing.cycles.CycleView).
+
+    Entries are grouped by warp (warp w owns entries warp_off[w]:warp_off[w+1], in issue order).
+    The cycles between entry e-1's issue (or the warp's arrival) and entry e's issue split, in this
+    order, into dep[e] cycles of reason[e] (operands, barrier or branch not ready), thr[e] cycles of
+    thr_reason[e] (a pipe or the L1TEX queue full), then not_selected, then the issue cycle
+    (selected); after its last issue a warp drains until warp_end. Reasons index isa.REASONS."""
+
+    pc: np.ndarray  # int32 per entry (after the ptxas-like reordering inside basic blocks)
+    issue: np.ndarray  # int64 per entry: issue cycle (TimingResult.issue_cycle)
+    dep: np.ndarray  # int32 per entry
+    thr: np.ndarray  # int32 per entry
+    reason: np.ndarray  # int8 per entry
+    thr_reason: np.ndarray  # int8 per entry
+    warp_off: np.ndarray  # int64 [W+1]
+    warp_slot: np.ndarray  # int64 [W]: slot on its SM; sub-partition = slot % n_sub
+    warp_sm: np.ndarray  # int64 [W]
+    warp_start: np.ndarray  # int64 [W]: arrival cycle
+    warp_end: np.ndarray  # int64 [W]: exit cycle (after its stores drained)
+    cta_of_warp: np.ndarray  # int64 [W]
+    n_sub: int
+    linked: object = field(default=None, repr=False)  # the LinkedKernel (PTX lines and text)
+
+    @property
+    def warp(self) -> np.ndarray:
+        """int64 per entry: the warp (trace uid) that issued it."""
+        return np.repeat(np.arange(len(self.warp_off) - 1), np.diff(self.warp_off))
+
+    @property
+    def sub_partition(self) -> np.ndarray:
+        """int64 per entry: the SM sub-partition (scheduler) that issued it."""
+        return (self.warp_slot % self.n_sub)[self.warp]
+
+    @property
+    def sm(self) -> np.ndarray:
+        """int64 per entry: the SM that issued it."""
+        return self.warp_sm[self.warp]
 
 
 @dataclass
@@ -46,6 +88,15 @@ class TimingResult:
     stalls_per_pc: np.ndarray | None = None  # [n_pc, reasons]
     issue_cycle: np.ndarray | None = None  # per replayed warp instruction
     extra: dict = field(default_factory=dict)
+    record: CycleRecord | None = field(default=None, repr=False)  # per-entry split of the waits (record=True)
+
+    def cycle_view(self, sm: int | None = None):
+        """A CycleView (simgpu.timing.cycles) over this replay: per cycle, which warp each scheduler
+        issued and why every other resident warp waited. Needs the launch replayed with record=True
+        (the default for launches under RECORD_AUTO_LIMIT warp instructions)."""
+        from simgpu.timing.cycles import CycleView
+
+        return CycleView(self, sm=sm)
 
     def summary(self) -> str:
         m = self.metrics
@@ -67,8 +118,12 @@ def _dim3(x):
 
 def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, registers_per_thread: int,
                     policy: str = "gto", config: TimingConfig | None = None,
-                    per_pc: list[dict] | None = None) -> TimingResult:
+                    per_pc: list[dict] | None = None, record: bool | str = "auto") -> TimingResult:
     """Replay a launch's ExecutionTrace through the timing model; see the module docstring.
+
+    record: keep the per-cycle record (TimingResult.record, for .cycle_view()): True, False, or
+    "auto" (on below RECORD_AUTO_LIMIT warp instructions). It costs 10 bytes per warp instruction
+    and changes no result.
 
     per_pc (optional, LaunchReport.per_pc): the memory system's per-instruction counters; their
     dram_bytes_read tells how many DRAM sectors each instruction's L2 misses fetched."""
@@ -115,6 +170,13 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     l2_rate = cfg.l2_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6)
     dram_rate = cfg.dram_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6)
     atom_rate = cfg.atomics_per_ns / clock_ghz
+    rec = bool(N <= RECORD_AUTO_LIMIT) if record == "auto" else bool(record)
+    nr = N if rec else 0
+    e_dep = np.zeros(nr, np.int32)
+    e_thr = np.zeros(nr, np.int32)
+    e_rsn = np.zeros(nr, np.int8)
+    e_thr_rsn = np.zeros(nr, np.int8)
+    w_slot = np.full(W, -1, np.int64)
     t1 = time.perf_counter()
     cycles = replay(st.kind, st.pipe, st.lat, st.ii, st.sb, st.src, st.dst, st.n_regs,
                     sr.e_pc, sr.e_lat, sr.e_wf, sr.e_l2, sr.e_dram, sr.e_lanes,
@@ -122,7 +184,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     num_sms, ctas_per_sm, wpc, n_sub, POLICIES[policy],
                     cfg.cta_dispatch_ns * clock_ghz, bar_lat, cfg.lsu_queue_cycles, cfg.mio_queue_cycles,
                     cfg.lat_branch, cfg.l1_wavefronts_per_cycle, l2_rate, dram_rate, atom_rate,
-                    e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst)
+                    e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
+                    rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot)
     t2 = time.perf_counter()
     cycles = int(cycles)
     overhead_cycles = cfg.launch_overhead_ns * clock_ghz
@@ -191,8 +254,17 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         "cta_sm": cta_sm, "cta_start": cta_start, "cta_end": cta_end,
         "warp_sm": warp_sm, "warp_start": warp_start, "warp_end": warp_end,
     }
+    cycle_record = None
+    if rec:
+        has = np.flatnonzero(sr.cta_nwarps > 0)
+        has = has[np.argsort(sr.cta_warp0[has], kind="stable")]  # CTAs hold contiguous warp ids
+        cta_of_warp = np.repeat(has, sr.cta_nwarps[has]).astype(np.int64)
+        cycle_record = CycleRecord(pc=sr.e_pc, issue=e_issue, dep=e_dep, thr=e_thr, reason=e_rsn,
+                                   thr_reason=e_thr_rsn, warp_off=sr.warp_off, warp_slot=w_slot, warp_sm=warp_sm,
+                                   warp_start=warp_start, warp_end=warp_end, cta_of_warp=cta_of_warp,
+                                   n_sub=n_sub, linked=linked)
     t3 = time.perf_counter()
     return TimingResult(metrics=metrics, sm_cycles=sm_active, timeline=timeline, stalls=stalls, cycles=cycles,
                         time_ns=time_ns, host_seconds=t3 - t0, stalls_per_pc=stall, issue_cycle=e_issue,
                         extra={"prepare_s": t1 - t0, "replay_s": t2 - t1, "post_s": t3 - t2,
-                               "warp_instructions": N, "policy": policy})
+                               "warp_instructions": N, "policy": policy}, record=cycle_record)

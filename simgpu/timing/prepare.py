@@ -21,8 +21,7 @@ import numpy as np
 
 from simgpu.stats.trace import ExecutionTrace
 from simgpu.timing.config import TimingConfig
-from simgpu.timing.isa import (K_FREE, K_GATOM, K_GLD, K_GST, K_LLD, K_LST, K_SATOM, K_SHFL, K_SLD, K_SST,
-                               StaticTable)
+from simgpu.timing.isa import K_FREE, K_GATOM, K_GLD, K_GST, K_LLD, K_LST, K_SATOM, K_SHFL, K_SLD, K_SST, StaticTable
 
 
 @dataclass

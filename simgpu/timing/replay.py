@@ -11,6 +11,11 @@ Stall accounting is O(1) per issue: the cycles a warp spent between two issues a
 the part before its operands / barrier / branch were ready (wait, short_scoreboard,
 long_scoreboard, barrier, branch_resolving), the part a pipe or queue held it (math_pipe_throttle,
 lg_throttle, mio_throttle, recorded when a scan saw it blocked) and the rest (not_selected).
+
+With `rec` the replay also keeps, per entry, that split (e_dep cycles of e_rsn, then e_thr cycles
+of e_thr_rsn, then not_selected, then the issue cycle) and, per warp, its slot on the SM (its
+sub-partition is slot % n_sub): simgpu.timing.cycles rebuilds every warp's state at every cycle
+from it, and the sum over cycles is exactly `stall`.
 """
 
 from __future__ import annotations
@@ -18,10 +23,35 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgpu.timing.isa import (K_BAR, K_BRANCH, K_CONST, K_EXIT, K_GATOM, K_GLD, K_GST, K_LLD, K_LST, K_SATOM,
-                               K_SHFL, K_SLD, K_SST, MAX_DST, MAX_SRC, N_PIPES, R_BARRIER, R_BRANCH, R_DRAIN,
-                               R_LG, R_LONG, R_MATH, R_MIO, R_NOT_SELECTED, R_SELECTED, R_SHORT, R_WAIT,
-                               SB_LONG, SB_SHORT)
+from simgpu.timing.isa import (
+    K_BAR,
+    K_BRANCH,
+    K_GATOM,
+    K_GLD,
+    K_GST,
+    K_LLD,
+    K_LST,
+    K_SATOM,
+    K_SHFL,
+    K_SLD,
+    K_SST,
+    MAX_DST,
+    MAX_SRC,
+    N_PIPES,
+    R_BARRIER,
+    R_BRANCH,
+    R_DRAIN,
+    R_LG,
+    R_LONG,
+    R_MATH,
+    R_MIO,
+    R_NOT_SELECTED,
+    R_SELECTED,
+    R_SHORT,
+    R_WAIT,
+    SB_LONG,
+    SB_SHORT,
+)
 
 INF = np.int64(1) << np.int64(62)
 N_REASONS = 13
@@ -43,10 +73,10 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            num_sms, ctas_per_sm, wpc, n_sub, policy,
            dispatch_interval, bar_lat, lsu_q, mio_q, lat_branch,
            l1_rate, l2_rate, dram_rate, atom_rate,
-           e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst):
+           e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
+           rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot):
     W = warp_off.shape[0] - 1
     C = cta_warp0.shape[0]
-    n_pc = kind.shape[0]
     max_slots = ctas_per_sm * wpc
     # ---- state
     slot_warp = np.full(num_sms * max_slots, -1, np.int64)
@@ -82,7 +112,6 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     age = 0
     rr = 0
     t = np.int64(0)
-    spp = max_slots // n_sub + 1  # slots per sub-partition (upper bound)
     while True:
         # ------------------------------------------------------------ CTA dispatch
         while next_cta < C and disp_time <= t:
@@ -143,6 +172,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 age += 1
                 warp_start[w] = t
                 warp_sm[w] = best
+                w_slot[w] = s
                 sc = best * n_sub + s % n_sub
                 if sched_wake[sc] > t:
                     sched_wake[sc] = t
@@ -281,6 +311,11 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 stall[pc, w_thr_reason[w]] += thr
             stall[pc, R_NOT_SELECTED] += rest - thr
             stall[pc, R_SELECTED] += 1
+            if rec:
+                e_dep[e] = dep
+                e_thr[e] = thr
+                e_rsn[e] = chosen_reason
+                e_thr_rsn[e] = w_thr_reason[w]
             w_thr_until[w] = 0
             w_last[w] = t
             e_issue[e] = t

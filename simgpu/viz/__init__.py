@@ -8,6 +8,7 @@
     simgpu.viz.roofline(report, gpu="h200")              # the preset's roofline, the kernel on it
     simgpu.viz.occupancy(report)                         # which limit binds
     simgpu.viz.timeline(report, timing=True)             # warps over cycles (timing model) or steps
+    simgpu.viz.scheduler_timeline(report, sm=0)          # one SM's warps per scheduler, state per cycle
     simgpu.viz.export_perfetto(report, "k.json")         # open in ui.perfetto.dev
 """
 
@@ -21,6 +22,7 @@ from simgpu.viz.pictures import (
     occupancy,
     occupancy_limits,
     roofline,
+    scheduler_timeline,
     sector_map,
     simulate,
     timeline,
@@ -28,4 +30,5 @@ from simgpu.viz.pictures import (
 
 __all__ = ["CLASSES", "Captured", "bank_map", "cache_hits", "capture", "count_flops", "divergence",
            "export_perfetto", "instruction_class", "occupancy", "occupancy_limits", "perfetto_events", "roofline",
+           "scheduler_timeline",
            "sector_map", "simulate", "timeline"]

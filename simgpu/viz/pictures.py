@@ -691,3 +691,63 @@ def _reason_colors(names):
             "mio_throttle": "#e8e0a8", "branch_resolving": "#d6cbb8", "drain": "#bdbdbd",
             "no_instruction": "#e0e0e0", "dispatch_stall": "#c0c0c0", "selected": "#ffffff"}
     return np.array([to_rgba(base.get(n, "#dddddd")) for n in names])
+
+
+# --------------------------------------------------------------------------------- scheduler timeline
+
+
+def scheduler_timeline(view, sm: int = 0, cycles: tuple[int, int] | None = None, mark: int | None = None,
+                       max_warps: int = 64):
+    """Each warp of one SM, cycle by cycle, coloured by its state (ncu's names), grouped by scheduler.
+
+    view: a CycleView (report.timing.cycle_view(), stepper.cycles()), or a LaunchReport / TimingResult
+    to take one from. One row per warp resident on `sm` during cycles=(a, b) (default: the first 600
+    cycles of that SM), in blocks of the SM's sub-partitions, each one scheduler issuing at most one
+    warp per cycle (dark green: selected). mark: a cycle to draw a line at (default: the view's cursor,
+    once moved, when it lies in the range). `simgpu.viz.pictures.scheduler_timeline`.
+    """
+    from matplotlib.colors import to_rgba
+    from matplotlib.patches import Patch
+
+    from simgpu.timing.cycles import STATES, state_color
+
+    if not hasattr(view, "states"):
+        timing = getattr(view, "timing", view)
+        if timing is None or not hasattr(timing, "cycle_view"):
+            raise ValueError("scheduler_timeline() needs a CycleView, a TimingResult or a LaunchReport with timing")
+        view = timing.cycle_view()
+    rec = view.record
+    if cycles is None:
+        on = rec.warp_sm == sm
+        a = int(rec.warp_start[on].min()) if on.any() else 0
+        cycles = (a, min(a + 600, max(view.cycles, a + 1)))
+    a, b = int(cycles[0]), int(cycles[1])
+    warps, codes = view.states(sm=sm, cycles=(a, b))
+    warps, codes = warps[:max_warps], codes[:max_warps]
+    nrow = len(warps)
+    palette = np.array([to_rgba(state_color(n)) for n in STATES] + [to_rgba("#ffffff")])
+    img = palette[np.where(codes < 0, len(STATES), codes)] if nrow else np.ones((1, b - a, 4))
+    fig = new_figure(12, 1.4 + 0.17 * max(nrow, 6))
+    gs = fig.add_gridspec(1, 2, width_ratios=[5, 1.1])
+    ax = fig.add_subplot(gs[0, 0])
+    lax = fig.add_subplot(gs[0, 1])
+    lax.set_axis_off()
+    ax.imshow(img, aspect="auto", interpolation="nearest", extent=(a, b, max(nrow, 1) - 0.5, -0.5))
+    sub = rec.warp_slot[warps] % rec.n_sub if nrow else np.zeros(0, np.int64)
+    ax.set_yticks(range(nrow))
+    ax.set_yticklabels([f"SP{int(p)} w{int(w)}" for p, w in zip(sub, warps)], fontsize=7)
+    for i in range(1, nrow):
+        if sub[i] != sub[i - 1]:
+            ax.axhline(i - 0.5, color="#333333", lw=0.9)
+    if mark is None and 0 < view.cycle and a <= view.cycle < b:
+        mark = view.cycle
+    if mark is not None:
+        ax.axvline(mark + 0.5, color="#d62728", lw=1.0)
+    ax.set_xlabel(f"cycle (timing model, {view.policy} scheduler); each scheduler issues at most one warp a cycle")
+    name = view.linked.name if view.linked is not None else ""
+    ax.set_title(f"{name}: SM{sm}, cycles {a:,}-{b - 1:,}, {nrow} warps by sub-partition", fontsize=10)
+    used = np.unique(codes[codes >= 0]) if nrow else []
+    lax.legend(handles=[Patch(color=state_color(STATES[int(c)]), label=STATES[int(c)]) for c in used]
+               + [Patch(facecolor="#ffffff", edgecolor="#999999", label="not resident")],
+               loc="upper left", fontsize=7.5, frameon=False, title="warp state", title_fontsize=8)
+    return fig

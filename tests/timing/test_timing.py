@@ -31,7 +31,8 @@ def test_deterministic_same_trace_twice():
     k = sg.RawKernel(ADD, "add")
     rep = k((n // 256,), (256,), (sg.asarray(a), sg.asarray(a), sg.zeros(n, np.float32), np.int32(n)), trace=True,
             progress=False)
-    kw = dict(grid=rep.grid, block=rep.block, ctas_per_sm=rep.ctas_per_sm, registers_per_thread=rep.registers_per_thread)
+    kw = dict(grid=rep.grid, block=rep.block, ctas_per_sm=rep.ctas_per_sm,
+              registers_per_thread=rep.registers_per_thread)
     r1 = simulate_timing(rep.linked, rep.trace, GPU, **kw)
     r2 = simulate_timing(rep.linked, rep.trace, GPU, **kw)
     assert r1.cycles == r2.cycles and r1.cycles > 0
@@ -112,7 +113,8 @@ def test_lrr_and_gto_differ_and_are_each_deterministic():
     a = np.random.default_rng(0).random(n, dtype=np.float32)
     k = sg.RawKernel(MIXED, "mixed")
     rep = k((n // 512,), (512,), (sg.asarray(a), sg.zeros(n, np.float32), np.int32(n)), trace=True, progress=False)
-    kw = dict(grid=rep.grid, block=rep.block, ctas_per_sm=rep.ctas_per_sm, registers_per_thread=rep.registers_per_thread)
+    kw = dict(grid=rep.grid, block=rep.block, ctas_per_sm=rep.ctas_per_sm,
+              registers_per_thread=rep.registers_per_thread)
     gto = simulate_timing(rep.linked, rep.trace, GPU, policy="gto", **kw)
     lrr = simulate_timing(rep.linked, rep.trace, GPU, policy="lrr", **kw)
     assert gto.cycles == simulate_timing(rep.linked, rep.trace, GPU, policy="gto", **kw).cycles
