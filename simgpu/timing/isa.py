@@ -72,6 +72,9 @@ class StaticTable:
     src: np.ndarray  # int32 [n_pc, MAX_SRC], -1 padded
     dst: np.ndarray  # int32 [n_pc, MAX_DST], -1 padded
     n_regs: int
+    # bool per pc: a read-only load (ld.global.nc / ldu / tex): the data is read-only for the whole
+    # kernel (PTX ISA), so no store of the kernel can alias it and ptxas moves it across stores
+    readonly: np.ndarray | None = None
 
 
 def _reg_index(lk: LinkedKernel):
@@ -217,7 +220,9 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
         dregs = [r for r in dict.fromkeys(dregs) if r >= 0][:MAX_DST]
         src[pc, :len(sregs)] = sregs
         dst[pc, :len(dregs)] = dregs
-    return StaticTable(kind, pipe, lat, ii, sb, src, dst, max(1, lk.num_regs))
+    readonly = np.array([k == K_GLD and (ins.opcode in ("ldu", "tex", "tld4") or "nc" in ins.mods)
+                         for k, ins in zip(kind, lk.instructions)], bool)
+    return StaticTable(kind, pipe, lat, ii, sb, src, dst, max(1, lk.num_regs), readonly)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -245,11 +250,31 @@ def if_convertible_branches(lk: LinkedKernel, max_shadow: int) -> set[int]:
     return out
 
 
-def basic_blocks(lk: LinkedKernel, converted: set[int] = frozenset()) -> list[tuple[int, int]]:
+def divergence_checked_shuffles(lk: LinkedKernel) -> set[int]:
+    """pcs of the shfl.sync instructions inside a loop (between a backward branch's target and the
+    branch). ptxas cannot prove the warp converged there and guards each such SHFL with a
+    `BRA.DIV` check whose fallback path re-enters right before and after it, so it is a scheduling
+    boundary: nothing is moved across it (nvcc 13.0 -arch=sm_90 SASS: paged_decode_attention's
+    V loads stay below the butterfly in the token loop; reduce's unrolled top-level shuffles get no
+    BRA.DIV)."""
+    n = len(lk.instructions)
+    loops = [(int(lk.target[pc]), pc) for pc in range(n)
+             if int(lk.kinds[pc]) == BRA and 0 <= int(lk.target[pc]) <= pc]
+    out = set()
+    for pc, ins in enumerate(lk.instructions):
+        if ins.opcode == "shfl" and "sync" in ins.mods and any(a <= pc <= b for a, b in loops):
+            out.add(pc)
+    return out
+
+
+def basic_blocks(lk: LinkedKernel, converted: set[int] = frozenset(),
+                 fences: set[int] = frozenset()) -> list[tuple[int, int]]:
     """[start, end) pc ranges of straight-line code (branches, barriers, calls and exits end a
-    block; if-converted branches do not)."""
+    block; if-converted branches do not; each pc of `fences` is a block of its own)."""
     n = len(lk.instructions)
     leaders = {0}
+    for pc in fences:
+        leaders.update((pc, pc + 1))
     for pc in range(n):
         k = int(lk.kinds[pc])
         if pc in converted:
@@ -268,7 +293,8 @@ _SHARED_KINDS = {K_SLD, K_SST, K_SATOM}
 def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
                    shadows: dict[int, int] | None = None) -> list[int]:
     """Order of the pcs a..b-1 as a list scheduler would issue them: respect register (RAW, WAR,
-    WAW) and memory-order dependencies (no memory op crosses a store, atomic or barrier), keep
+    WAW) and memory-order dependencies (no memory op crosses a store, atomic or barrier, except
+    read-only loads, which no store can alias), keep
     the block's last control instruction last, and among ready instructions take the one with
     the longest latency-weighted path to the end of the block (loads move up)."""
     n = b - a
@@ -310,6 +336,8 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
             if bpc < pc < tgt and a <= bpc:
                 preds[i].add(bpc - a)  # predicated by the if-converted branch
         spaces = (1,) if k in _SHARED_KINDS else (0,) if k in _MEM_KINDS and k != K_SHFL else ()
+        if st.readonly is not None and st.readonly[pc]:
+            spaces = ()  # read-only data: no store can alias it
         if k in _FENCE_KINDS:
             spaces = (0, 1)
         for sp_ in spaces:

@@ -26,7 +26,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simgpu.timing.config import TimingConfig, default_config
-from simgpu.timing.isa import K_ALU, P_INT, REASONS, basic_blocks, build_static, if_convertible_branches, schedule_block
+from simgpu.timing.isa import (
+    K_ALU,
+    P_INT,
+    REASONS,
+    basic_blocks,
+    build_static,
+    divergence_checked_shuffles,
+    if_convertible_branches,
+    schedule_block,
+)
 from simgpu.timing.prepare import build_streams
 from simgpu.timing.replay import N_REASONS, replay
 
@@ -138,12 +147,13 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     clock_ghz = gpu.sm_clock_mhz / 1000.0
     st = build_static(linked, cfg)
     schedules = []
+    shadows: dict[int, int] = {}
     if cfg.schedule_blocks:
         conv = if_convertible_branches(linked, cfg.if_convert_max_instructions)
         for pc in conv:  # a predicate, not a branch
             st.kind[pc], st.pipe[pc], st.lat[pc], st.ii[pc] = K_ALU, P_INT, 1, cfg.ii_int
         shadows = {pc: int(linked.target[pc]) for pc in conv}
-        for a, b_ in basic_blocks(linked, conv):
+        for a, b_ in basic_blocks(linked, conv, divergence_checked_shuffles(linked)):
             order = schedule_block(st, a, b_, cfg.schedule_load_latency,
                                    {p: t for p, t in shadows.items() if a <= p < b_})
             if order != list(range(a, b_)):
@@ -151,7 +161,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     dram_pc = None
     if per_pc:
         dram_pc = {int(r["pc"]): float(r["dram_bytes_read"]) for r in per_pc if "dram_bytes_read" in r}
-    sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc)
+    sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc, shadows)
     W = len(sr.warp_off) - 1
     N = len(sr.e_pc)
     n_sub = gpu.sub_partitions_per_sm

@@ -47,18 +47,68 @@ def _popcount32(x: np.ndarray) -> np.ndarray:
     return ((((x + (x >> 4)) & 0x0F0F0F0F) * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
+def _fill_shadows(shadows: dict[int, int], n_pc: int, warps, pcs, lat, wf, l2, dram, lanes):
+    """Insert the instructions of every if-converted shadow a warp jumped over (predicated off:
+    they issue, with no memory work and no active lanes)."""
+    tgt_of = np.full(n_pc + 1, -1, np.int64)
+    for p, t in shadows.items():
+        if 0 <= p < n_pc:
+            tgt_of[p] = t
+    n = len(pcs)
+    tgt = tgt_of[pcs]
+    taken = np.zeros(n, bool)
+    taken[:-1] = (tgt[:-1] > pcs[:-1] + 1) & (warps[1:] == warps[:-1]) & (pcs[1:] == tgt[:-1])
+    if not taken.any():
+        return warps, pcs, lat, wf, l2, dram, lanes
+    extra = np.where(taken, tgt - pcs - 1, 0)
+    pos = np.arange(n) + np.concatenate([[0], np.cumsum(extra)[:-1]])
+    total = n + int(extra.sum())
+    src = np.flatnonzero(taken)
+    cnt = extra[src]
+    rep = np.repeat(src, cnt)
+    k = np.arange(len(rep)) - np.repeat(np.cumsum(cnt) - cnt, cnt)  # 0.. within each shadow
+    ins = pos[rep] + 1 + k
+    out = []
+    for arr, fill in ((warps, None), (pcs, None), (lat, -1), (wf, 0.0), (l2, 0.0), (dram, 0.0), (lanes, 0.0)):
+        new = np.empty(total, arr.dtype)
+        new[pos] = arr
+        if fill is None:
+            new[ins] = warps[rep] if arr is warps else pcs[rep] + 1 + k
+        else:
+            new[ins] = fill
+        out.append(new)
+    return tuple(out)
+
+
 def l2_latency(lines: np.ndarray, cfg: TimingConfig) -> np.ndarray:
     """Expected latency of the slowest of `lines` L2 lines, each near or far at random."""
     p_near = 1.0 - cfg.l2_far_fraction
     return np.rint(cfg.lat_l2_near + (cfg.lat_l2_far - cfg.lat_l2_near) * (1.0 - p_near ** np.maximum(lines, 1)))
 
 
+def dram_latency(lines: np.ndarray, cfg: TimingConfig) -> np.ndarray:
+    """Expected latency of the slowest of `lines` lines fetched from DRAM. A DRAM read is answered
+    through the L2 partition that owns the line, near or far: the per-load HBM latencies are
+    bimodal, clusters at 537 and 767 cycles, half each (per_load_latency_hbm_ws134217728B), the
+    same 230-cycle gap as L2 near/far hits. lat_dram is the mean (one line)."""
+    gap = cfg.lat_l2_far - cfg.lat_l2_near
+    p_near = 1.0 - cfg.l2_far_fraction
+    lo = cfg.lat_dram - gap * (1.0 - p_near)
+    return np.rint(lo + gap * (1.0 - p_near ** np.maximum(lines, 1)))
+
+
 def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,
                   clock_mhz: float, schedules: list[tuple[int, np.ndarray]] | None = None,
-                  dram_bytes_per_pc: dict[int, float] | None = None) -> Streams:
+                  dram_bytes_per_pc: dict[int, float] | None = None,
+                  shadows: dict[int, int] | None = None) -> Streams:
     """schedules: (block start pc, new pc order) per reordered basic block; dram_bytes_per_pc:
     DRAM bytes read per pc from the memory system (report.per_pc), which fixes how many sectors an
-    L2 miss really fetched (64 B pairs); without it one sector per missed sector."""
+    L2 miss really fetched (64 B pairs); without it one sector per missed sector; shadows: if-converted
+    branch pc -> its target (isa.if_convertible_branches). ptxas predicates such a shadow instead of
+    branching around it, and a predicated-off SASS instruction still issues (ncu counts it in
+    inst_executed, not in thread_inst_executed_pred_on): where a warp's trace jumped over a shadow,
+    its instructions are put back as entries with no memory work, so the block's scheduled order
+    applies to that instance too."""
     W = trace.num_warps
     S = len(trace.step_pc)
     if S:
@@ -113,7 +163,8 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
             l2s = sec.astype(np.float64)
             ds = dmiss.astype(np.float64)
         else:
-            elat = np.where(dmiss > 0, float(cfg.lat_dram), np.where(miss > 0, l2lat, float(hit_lat)))
+            dlat = dram_latency(np.ceil(np.maximum(dmiss, 1) / spw), cfg)
+            elat = np.where(dmiss > 0, dlat, np.where(miss > 0, l2lat, float(hit_lat)))
             if cfg.merge_inflight_l1 and (miss > 0).any():
                 sms = sm_of_warp[ew]
                 grp = np.zeros(int(sms.max()) + 1)
@@ -136,6 +187,9 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
             if 0 <= pc < n_pc and miss_pc[pc] > 0:
                 factor[pc] = float(by) / cfg.sector_bytes / miss_pc[pc]
     dram *= factor[pcs]
+    if shadows and n:
+        warps, pcs, lat, wf, l2, dram, lanes = _fill_shadows(shadows, n_pc, warps, pcs, lat, wf, l2, dram, lanes)
+        n = len(pcs)
     # ptxas-like order inside each basic block (full block instances only)
     if schedules and n:
         arrays = [pcs, lat, wf, l2, dram, lanes]
