@@ -91,6 +91,25 @@ class TimingConfig:
     # same address: one per 1/1.343 ns (atomic_global_same_address_ptx_red_per_ns)
     same_address_atomics_per_ns: float = 1.343
 
+    # ---------------------------------------------------------------- loaded latency
+    # A load's latency rises with the memory system's load well before the bandwidth limit
+    # (loaded_latency_dram_* / loaded_latency_l2_* in h200_measurements.json: k = 1..64 warps per
+    # SM on all 132 SMs chasing dependent coalesced random 128 B / 512 B loads). The replay keeps
+    # an exponentially decaying count of the DRAM (L2) sectors issued, time constant
+    # load_window_cycles, turns it into a rate as a fraction of dram_bytes_per_s (l2_bytes_per_s)
+    # and adds the measured extra latency at that utilisation (linear between the points, held
+    # at the last point; past it the token queues model saturation) to every DRAM-missing
+    # (L2-hit) global load. load_window_cycles = 0 turns it off.
+    load_window_cycles: float = 1000.0  # ASSUMED: about one loaded DRAM round trip
+    # loaded_latency_dram: 512 B nodes 794 cycles idle, +11 at 1.33 TB/s, +63 at 2.50, +265 at
+    # 4.04; 128 B nodes 738 idle, +12 at 1.43, +70 at 2.65 (in-loop rates at 1980 MHz / 4553 GB/s)
+    dram_load_util: tuple[float, ...] = (0.0, 0.30, 0.56, 0.89)
+    dram_load_extra_cycles: tuple[float, ...] = (0.0, 11.0, 67.0, 265.0)
+    # loaded_latency_l2 (20 MB set): 512 B nodes 328 idle, +13 at 6.28 TB/s, +137 at 9.22;
+    # 128 B nodes 309 idle, +0 at 3.47, +11 at 6.71 (fractions of 9668 GB/s)
+    l2_load_util: tuple[float, ...] = (0.0, 0.36, 0.67, 0.95)
+    l2_load_extra_cycles: tuple[float, ...] = (0.0, 0.0, 12.0, 137.0)
+
     # ---------------------------------------------------------------- queues (throttles)
     # ASSUMED: a sub-partition stops issuing global/local (lg_throttle) or shared/shuffle
     # (mio_throttle) instructions while the SM's L1TEX backlog exceeds this many cycles of work

@@ -67,12 +67,27 @@ def _sb_reason(sb):
 
 
 @njit(cache=True)
+def _interp(u, xs, ys):
+    """ys at u, linear between the points xs (ascending), held at both ends."""
+    n = xs.shape[0]
+    if n == 0:
+        return 0.0
+    if u <= xs[0]:
+        return ys[0]
+    for i in range(1, n):
+        if u <= xs[i]:
+            return ys[i - 1] + (ys[i] - ys[i - 1]) * (u - xs[i - 1]) / (xs[i] - xs[i - 1])
+    return ys[n - 1]
+
+
+@njit(cache=True)
 def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            e_pc, e_lat, e_wf, e_l2, e_dram, e_lanes,
            warp_off, cta_warp0, cta_nwarps,
            num_sms, ctas_per_sm, wpc, n_sub, policy,
            dispatch_interval, bar_lat, lsu_q, mio_q, lat_branch,
            l1_rate, l2_rate, dram_rate, atom_rate,
+           load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
            rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot):
     W = warp_off.shape[0] - 1
@@ -106,6 +121,10 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     l2_free = 0.0
     dram_free = 0.0
     atom_free = 0.0
+    # loaded latency: decaying sector counts (time constant load_win cycles), last update time
+    dram_acc = 0.0
+    l2_acc = 0.0
+    acc_t = np.int64(0)
     next_cta = 0
     disp_time = 0.0
     ctas_done = 0
@@ -346,7 +365,22 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                         ta = atom_free if atom_free > st else st
                         atom_free = ta + e_lanes[e] / atom_rate
                         st = ta
-                    done_t = np.int64(np.ceil(st)) + e_lat[e]
+                    extra = 0.0
+                    if load_win > 0.0 and e_l2[e] > 0:
+                        if t > acc_t:
+                            dec = np.exp(-(t - acc_t) / load_win)
+                            dram_acc *= dec
+                            l2_acc *= dec
+                            acc_t = t
+                        l2_acc += e_l2[e]
+                        dram_acc += e_dram[e]
+                        if k == K_GLD or k == K_LLD:
+                            extra = _interp(l2_acc / load_win / l2_rate, l2_u, l2_x)
+                        if e_dram[e] > 0 and (k == K_GLD or k == K_LLD):
+                            xd = _interp(dram_acc / load_win / dram_rate, dram_u, dram_x)
+                            if xd > extra:
+                                extra = xd
+                    done_t = np.int64(np.ceil(st)) + e_lat[e] + np.int64(np.rint(extra))
             elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
                 is_mem = True
                 wf = e_wf[e] if e_lat[e] >= 0 else 1.0

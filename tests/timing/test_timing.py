@@ -138,3 +138,33 @@ def test_barrier_and_metrics_present():
     assert res.stalls["barrier"] > 0
     assert m["gpu__time_duration.sum"] > TimingConfig().launch_overhead_ns
     assert res.timeline["issued"].sum() == m["sm__inst_executed.sum"]
+
+
+def test_loaded_latency_curve_interpolation():
+    from simgpu.timing.replay import _interp
+    xs = np.array([0.0, 0.5, 1.0])
+    ys = np.array([0.0, 10.0, 110.0])
+    assert _interp(-1.0, xs, ys) == 0.0
+    assert _interp(0.25, xs, ys) == pytest.approx(5.0)
+    assert _interp(0.75, xs, ys) == pytest.approx(60.0)
+    assert _interp(2.0, xs, ys) == 110.0
+    cfg = TimingConfig()
+    for u, x in ((cfg.dram_load_util, cfg.dram_load_extra_cycles), (cfg.l2_load_util, cfg.l2_load_extra_cycles)):
+        assert len(u) == len(x) and list(u) == sorted(u) and list(x) == sorted(x)
+
+
+def test_loaded_latency_slows_a_streaming_kernel_only_under_load():
+    from dataclasses import replace
+    n = 1 << 18
+    a = np.ones(n, np.float32)
+    args = [a, a, np.zeros(n, np.float32), np.int32(n)]
+    on = default_config()
+    off = replace(on, load_window_cycles=0.0)
+    _, r_on = _run(ADD, "add", (n // 256,), (256,), args, config=on)
+    _, r_off = _run(ADD, "add", (n // 256,), (256,), args, config=off)
+    assert r_on.cycles > r_off.cycles
+    _, r_on = _run(ADD, "add", (1,), (32,), [a[:32], a[:32], np.zeros(32, np.float32), np.int32(32)], config=on)
+    _, r_off = _run(ADD, "add", (1,), (32,), [a[:32], a[:32], np.zeros(32, np.float32), np.int32(32)], config=off)
+    assert r_on.cycles == r_off.cycles  # one warp: no load, idle latency
+    _, r_again = _run(ADD, "add", (1,), (32,), [a[:32], a[:32], np.zeros(32, np.float32), np.int32(32)], config=on)
+    assert r_again.cycles == r_on.cycles
