@@ -137,13 +137,18 @@ class Engine:
         guard_reg = lk.guard_reg
         guard_neg = lk.guard_neg
         stats = self.stats
+        full_bool = np.ones((W, 32), dtype=bool)
+        self._ready = None  # warps that may issue; recomputed when a warp finishes or a barrier changes
         with np.errstate(all="ignore"):
             while True:
-                ready = ~self.done & (self.at_bar < 0)
+                ready = self._ready
+                if ready is None:
+                    ready = self._ready = ~self.done & (self.at_bar < 0)
                 if not ready.any():
                     if self.done.all():
                         break
                     self.release_barriers(np.unique(ctx.cta_of_warp[~self.done]))
+                    self._ready = None
                     if (~self.done & (self.at_bar < 0)).any():
                         continue
                     self.report_deadlock()
@@ -152,19 +157,19 @@ class Engine:
                 k = len(sel)
                 ws = slice(int(sel[0]), int(sel[-1]) + 1) if sel[-1] - sel[0] + 1 == k else sel
                 ctx.pc = p
-                cur = self.mask[sel]
-                active = mask_to_bool(cur)
+                cur = self.mask[sel]  # a copy: branches and exits change self.mask
+                n_threads = int(popcount32(cur).sum())
+                active = full_bool[:k] if n_threads == 32 * k else mask_to_bool(cur)
                 g = guard_reg[p]
                 if g >= 0:
                     gv = ctx.regs[ws, g] != 0
                     m = active & (~gv if guard_neg[p] else gv)
                 else:
                     m = active
-                ctx.issued[sel] += 1
+                ctx.issued[ws] += 1
                 if self.trace is not None:
                     self.trace.add_step(p, ctx.warp_uid[sel], cur)
                 stats.inst_executed += k
-                n_threads = int(popcount32(cur).sum())
                 stats.thread_inst_executed += n_threads
                 stats.per_pc_warps[p] += k
                 stats.per_pc_threads[p] += n_threads
@@ -232,6 +237,7 @@ class Engine:
             need = (empty | reconv)
             finished = w[need & (self.sp[w] == 0)]
             if len(finished):
+                self._ready = None
                 self.done[finished] = True
                 self.mask[finished] = 0
                 self.release_barriers(np.unique(self.ctx.cta_of_warp[finished]))
@@ -350,6 +356,7 @@ class Engine:
             v = np.broadcast_to(info.red_src(ctx, ws), m.shape) & m
             self.bar_contrib[sel] = v.sum(axis=1) if info.red_op == "popc" else \
                 (np.all(v | ~m, axis=1) if info.red_op == "and" else v.any(axis=1))
+        self._ready = None
         self.at_bar[sel] = bid
         self.bar_count[sel] = cnt
         self.bar_pc[sel] = p
@@ -390,6 +397,7 @@ class Engine:
             m = mask_to_bool(self.mask[at])
             ctx.write_reg(at, info.red_dst, m, np.full(m.shape, val, np.uint64))
         self.at_bar[at] = -1
+        self._ready = None
 
     def report_deadlock(self) -> None:
         ctx = self.ctx

@@ -163,7 +163,7 @@ def _float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
             # sits exactly halfway between two float32 numbers (or in the subnormal range)
             s = p + c64
             low = s.view(np.uint64) & np.uint64((1 << 29) - 1)
-            if not ((low == np.uint64(1 << 28)) | (np.abs(s) < 2.0 ** -125)).any():
+            if not ((low == np.uint64(1 << 28)) | ((np.abs(s) < 2.0 ** -125) & (s != 0))).any():
                 return s.astype(np.float32)
         s, e = two_sum(p, c64)
         out = round_to(s, dtype, mode, e)
