@@ -291,7 +291,6 @@ class Engine:
     def call(self, p: int, sel: np.ndarray, ws, m: np.ndarray) -> None:
         site = self.lk.call_sites[p]
         bits = bool_to_mask(m)
-        ctx = self.ctx
         for src, dst, n in site.copy_in:
             self._copy_fparam(sel, m, src, dst, n)
         calling = sel[bits != 0]
@@ -303,7 +302,6 @@ class Engine:
             self.pc[calling] = site.callee_entry
             self.mask[calling] = b
             self.rpc[calling] = -1
-        del ctx
 
     def _copy_fparam(self, w: np.ndarray, m: np.ndarray, src: int, dst: int, n: int) -> None:
         ctx = self.ctx

@@ -97,7 +97,6 @@ class WaveContext:
     def special(self, name: str, ws) -> np.ndarray:
         """Raw bits of a special register for warps ws ([k,32] or broadcastable)."""
         base, _, comp = name.partition(".")
-        k = len(self.cta_of_warp[ws])
         if base == "%tid":
             return {"x": self.tid_x, "y": self.tid_y, "z": self.tid_z}[comp][ws].astype(np.uint64)
         if base == "%ntid":
@@ -147,7 +146,6 @@ class WaveContext:
             return np.uint64(self.grid["xyz".index(comp)]) if comp else np.uint64(1)
         if base in ("%cluster_nctaid", "%cluster_nctarank"):
             return np.uint64(1)
-        del k
         raise KernelRuntimeError(f"special register {name} is not supported ({self.where()})")
 
     # -- memory --------------------------------------------------------------------------------
@@ -308,7 +306,7 @@ class WaveContext:
                   values: list[np.ndarray]) -> None:
         self._count(m)
         for sp, mm, a in self._spaces(space, m, addr):
-            if sp in ("const", "param") and not (sp == "param"):
+            if sp == "const":
                 raise KernelRuntimeError(f"store to read-only {sp} space ({self.where(ws, mm)})")
             self._account(sp, "st", ws, mm, a, size * len(values))
             for e, v in enumerate(values):

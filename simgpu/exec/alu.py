@@ -226,14 +226,17 @@ def mul_hi(a: np.ndarray, b: np.ndarray, t: str) -> np.ndarray:
     return hi
 
 
+def _divisor(a, b, t: str):
+    """Typed, broadcast operands; where the divisor is zero; a divisor safe to divide by."""
+    dt = TYPE_INFO[t][0]
+    a, b = np.broadcast_arrays(np.asarray(a, dt), np.asarray(b, dt))
+    zero = b == 0
+    return dt, a, zero, np.where(zero, dt.type(1), b)
+
+
 def int_div(a, b, t: str) -> np.ndarray:
     """Truncating division; division by zero gives all ones (what the hardware returns for u32)."""
-    dt = TYPE_INFO[t][0]
-    a = np.asarray(a, dt)
-    b = np.asarray(b, dt)
-    a, b = np.broadcast_arrays(a, b)
-    zero = b == 0
-    safe_b = np.where(zero, dt.type(1), b)
+    dt, a, zero, safe_b = _divisor(a, b, t)
     if is_signed(t):
         if type_bits(t) == 64:
             q = _exact_signed_div64(a, safe_b)
@@ -255,12 +258,7 @@ def _exact_signed_div64(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 def int_rem(a, b, t: str) -> np.ndarray:
     """Remainder with the sign of the dividend; remainder by zero returns the dividend."""
-    dt = TYPE_INFO[t][0]
-    a = np.asarray(a, dt)
-    b = np.asarray(b, dt)
-    a, b = np.broadcast_arrays(a, b)
-    zero = b == 0
-    safe_b = np.where(zero, dt.type(1), b)
+    dt, a, zero, safe_b = _divisor(a, b, t)
     if is_signed(t):
         r = np.fmod(a, safe_b)
     else:
@@ -388,7 +386,7 @@ def prmt(a, b, c, mode: str = "") -> np.ndarray:
     if mode:
         sel_table = {
             "f4e": lambda s, i: (s + i) & 7, "b4e": lambda s, i: (s - i) & 7,
-            "rc8": lambda s, i: s & 3, "ecl": lambda s, i: np.maximum(s & 3, i) if True else 0,
+            "rc8": lambda s, i: s & 3, "ecl": lambda s, i: np.maximum(s & 3, i),
             "ecr": lambda s, i: np.minimum(s & 3, i), "rc16": lambda s, i: (s & 1) * 2 + (i & 1),
         }
         if mode not in sel_table:
@@ -426,7 +424,7 @@ def funnel_shift(a, b, c, left: bool, clamp: bool) -> np.ndarray:
     n = np.minimum(n, np.uint64(32)) if clamp else n & np.uint64(31)
     both = lo | (hi << np.uint64(32))
     if left:
-        return ((both << n) >> np.uint64(32)).astype(np.uint32) if True else None
+        return ((both << n) >> np.uint64(32)).astype(np.uint32)
     return (both >> n).astype(np.uint32)
 
 

@@ -876,7 +876,7 @@ def _mask_bits(mask, m: np.ndarray) -> np.ndarray:
 
 def _build_match(ins, link, o: Operands):
     mode = next(x for x in ins.mods if x in ("any", "all"))
-    t = _type_of(ins.mods, ins, link)
+    _type_of(ins.mods, ins, link)  # match needs .b32/.b64; raw bits are compared either way
     ops = ins.operands
     has_p = mode == "all" and len(ops) == 4
     d = o.dst(ops[0], "b32")
@@ -898,7 +898,6 @@ def _build_match(ins, link, o: Operands):
         d(ctx, ws, m, np.broadcast_to(res, m.shape))
         if p is not None:
             p(ctx, ws, m, np.broadcast_to(allsame[:, None], m.shape))
-    del t
     return f
 
 
