@@ -250,8 +250,8 @@ class Stepper:
 
     def _issued_masks(self, sel):
         tr = self.trace
-        if tr is not None and tr.step_active:
-            return tr.step_active[-1]
+        if tr is not None and tr.n_steps:
+            return tr.last_step_active()
         return self.engine.mask[sel]  # after the step (differs from issue time only for branches/exits)
 
     def _why(self, before, p: int, sel: np.ndarray) -> str:

@@ -8,7 +8,7 @@ it (which lanes were active when, which accesses missed), without running the ke
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -25,32 +25,92 @@ class MemoryEvent:
     wavefronts: np.ndarray | None = None
 
 
-@dataclass
 class ExecutionTrace:
-    """Steps in issue order. Warp ids are global to the launch (wave base + index in the wave)."""
+    """Steps in issue order. Warp ids are global to the launch (wave base + index in the wave).
 
-    step_pc: list[int] = field(default_factory=list)
-    step_warps: list[np.ndarray] = field(default_factory=list)
-    step_active: list[np.ndarray] = field(default_factory=list)  # uint32 active masks per warp
-    memory: list[MemoryEvent] = field(default_factory=list)
-    warp_cta: list[np.ndarray] = field(default_factory=list)  # per wave: CTA id of each warp
-    warp_sm: list[np.ndarray] = field(default_factory=list)  # per wave: SM of each warp
-    wave_base: list[int] = field(default_factory=list)
+    Steps are stored flat (one growing array each, appended by either engine): step s issued
+    `step_pc[s]` for warps `warps[off[s]:off[s+1]]` with active masks `active[off[s]:off[s+1]]`.
+    `step_pc`, `step_warps` and `step_active` give the per-step view (lists) for pictures."""
+
+    def __init__(self) -> None:
+        self._pc = np.zeros(1024, np.int64)
+        self._cnt = np.zeros(1024, np.int64)
+        self._warps = np.zeros(4096, np.int64)
+        self._active = np.zeros(4096, np.uint32)
+        self.n_steps = 0
+        self.n_entries = 0
+        self.memory: list[MemoryEvent] = []
+        self.warp_cta: list[np.ndarray] = []  # per wave: CTA id of each warp
+        self.warp_sm: list[np.ndarray] = []  # per wave: SM of each warp
+        self.wave_base: list[int] = []
 
     def add_wave(self, base: int, cta_of_warp_global: np.ndarray, sm_of_warp: np.ndarray) -> None:
         self.wave_base.append(base)
         self.warp_cta.append(np.asarray(cta_of_warp_global, np.int64))
         self.warp_sm.append(np.asarray(sm_of_warp, np.int64))
 
+    def _reserve(self, steps: int, entries: int) -> None:
+        if self.n_steps + steps > len(self._pc):
+            n = max(2 * len(self._pc), self.n_steps + steps)
+            self._pc = np.resize(self._pc, n)
+            self._cnt = np.resize(self._cnt, n)
+        if self.n_entries + entries > len(self._warps):
+            n = max(2 * len(self._warps), self.n_entries + entries)
+            self._warps = np.resize(self._warps, n)
+            self._active = np.resize(self._active, n)
+
     def add_step(self, pc: int, warps: np.ndarray, active: np.ndarray) -> int:
-        self.step_pc.append(pc)
-        self.step_warps.append(np.asarray(warps, np.int64))
-        self.step_active.append(np.asarray(active, np.uint32))
-        return len(self.step_pc) - 1
+        k = len(warps)
+        self._reserve(1, k)
+        s, e = self.n_steps, self.n_entries
+        self._pc[s] = pc
+        self._cnt[s] = k
+        self._warps[e:e + k] = warps
+        self._active[e:e + k] = active
+        self.n_steps += 1
+        self.n_entries += k
+        return s
+
+    def add_steps(self, pcs: np.ndarray, counts: np.ndarray, warps: np.ndarray, active: np.ndarray) -> None:
+        """Append many steps at once (the fast engine's buffers)."""
+        S, N = len(pcs), len(warps)
+        self._reserve(S, N)
+        self._pc[self.n_steps:self.n_steps + S] = pcs
+        self._cnt[self.n_steps:self.n_steps + S] = counts
+        self._warps[self.n_entries:self.n_entries + N] = warps
+        self._active[self.n_entries:self.n_entries + N] = active
+        self.n_steps += S
+        self.n_entries += N
+
+    def flat_steps(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(step pc [S], warps per step [S], warp ids [N], active masks [N]) in issue order (views)."""
+        return (self._pc[:self.n_steps], self._cnt[:self.n_steps], self._warps[:self.n_entries],
+                self._active[:self.n_entries])
+
+    def _split(self, arr: np.ndarray) -> list[np.ndarray]:
+        off = np.cumsum(self._cnt[:self.n_steps])[:-1]
+        return np.split(arr[:self.n_entries], off) if self.n_steps else []
+
+    @property
+    def step_pc(self) -> list[int]:
+        return self._pc[:self.n_steps].tolist()
+
+    @property
+    def step_warps(self) -> list[np.ndarray]:
+        return self._split(self._warps)
+
+    @property
+    def step_active(self) -> list[np.ndarray]:
+        return self._split(self._active)
+
+    def last_step_active(self) -> np.ndarray:
+        """Active masks of the warps of the last step."""
+        k = int(self._cnt[self.n_steps - 1]) if self.n_steps else 0
+        return self._active[self.n_entries - k:self.n_entries].copy()
 
     def add_memory(self, space: str, op: str, warps: np.ndarray, summary: dict) -> None:
         self.memory.append(MemoryEvent(
-            step=len(self.step_pc) - 1, space=space, op=op, warps=np.asarray(warps, np.int64),
+            step=self.n_steps - 1, space=space, op=op, warps=np.asarray(warps, np.int64),
             sectors=summary.get("sectors"), l1_hit_sectors=summary.get("l1_hit_sectors"),
             l2_hit_sectors=summary.get("l2_hit_sectors"), wavefronts=summary.get("wavefronts")))
 
@@ -66,12 +126,12 @@ class ExecutionTrace:
 
     def warp_streams(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Per-warp instruction streams: (warp id, pc, step) sorted by warp then step."""
-        if not self.step_pc:
+        if not self.n_steps:
             z = np.zeros(0, np.int64)
             return z, z, z
-        counts = np.array([len(w) for w in self.step_warps])
-        warps = np.concatenate(self.step_warps)
-        pcs = np.repeat(np.asarray(self.step_pc, np.int64), counts)
-        steps = np.repeat(np.arange(len(self.step_pc), dtype=np.int64), counts)
+        step_pc, counts, warps, _ = self.flat_steps()
+        warps = warps.copy()
+        pcs = np.repeat(step_pc, counts)
+        steps = np.repeat(np.arange(self.n_steps, dtype=np.int64), counts)
         order = np.lexsort((steps, warps))
         return warps[order], pcs[order], steps[order]

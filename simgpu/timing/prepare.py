@@ -110,13 +110,12 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     its instructions are put back as entries with no memory work, so the block's scheduled order
     applies to that instance too."""
     W = trace.num_warps
-    S = len(trace.step_pc)
+    S = trace.n_steps
     if S:
-        counts = np.array([len(w) for w in trace.step_warps], np.int64)
-        warps = np.concatenate(trace.step_warps).astype(np.int64)
-        pcs = np.repeat(np.asarray(trace.step_pc, np.int64), counts)
+        step_pc, counts, warps, active = trace.flat_steps()
+        warps = warps.copy()
+        pcs = np.repeat(step_pc, counts)
         steps = np.repeat(np.arange(S, dtype=np.int64), counts)
-        active = np.concatenate(trace.step_active).astype(np.uint32)
     else:
         warps = pcs = steps = np.zeros(0, np.int64)
         active = np.zeros(0, np.uint32)

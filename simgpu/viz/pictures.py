@@ -294,7 +294,7 @@ def cache_hits(source, bins: int = 60):
     with the cumulative L1 and L2 hit rates below."""
     src = resolve(source)
     trace = need_trace(src, "cache_hits()")
-    S = max(1, len(trace.step_pc))
+    S = max(1, trace.n_steps)
     nb = max(1, min(bins, S))
     l1 = np.zeros(nb)
     l2 = np.zeros(nb)
@@ -636,7 +636,7 @@ def timeline(source, timing=None, max_warps: int = 48, sm: int | None = None, bi
             xmax = span
             stall_panel = {k: v for k, v in timing.stalls.items() if v > 0}
     if timing is None or not reason_names:
-        S = max(1, len(trace.step_pc))
+        S = max(1, trace.n_steps)
         if S < bins:
             bins = S
             img = img[:, :bins]
