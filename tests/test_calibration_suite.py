@@ -13,6 +13,7 @@ from simgpu.validate import run_suite
 # benchmarks/microbench/l2_merge; simgpu/memory/topology.py). simgpu treats all warps of one engine
 # call as in flight together, which overstates the merging of data shared by CTAs that do not run in
 # lock step (gemm's B tiles, shared across row blocks): simgpu ~105k L2 read sectors, H200 140-157k.
+# L2 read merging of CTAs that drift apart on the H200: see benchmarks/microbench/l2_drift/README.md
 KNOWN_GAPS = {("gemm_naive", "lts__t_sectors_srcunit_tex_op_read.sum"),
               ("gemm_tiled", "lts__t_sectors_srcunit_tex_op_read.sum")}
 

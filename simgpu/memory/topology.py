@@ -29,6 +29,13 @@ Merging needs the requests to be in flight together: delaying one SM of a TPC pa
 8000 / 200000 SM cycles leaves 1.01 / 1.07 / 1.29 / 2.00 copies (the late SM catches up while its
 loads hit in L2, then runs in lock step with the leader). simgpu treats the warps of one engine call
 (one PTX instruction of every warp of the wave at that pc) as concurrent.
+
+Not modelled (benchmarks/microbench/l2_drift, issue 3): the in-flight window is short -- two SMs of a
+TPC issuing one burst of loads d cycles apart merge fully up to d = 200 cycles when the sectors miss
+in L2, but only 75 % at d = 25-50 and none from d = 300 when they hit -- and on the H200 only CTAs in
+lock step (those that share the loads that pace them) are that close; the others drift 200-1000
+cycles apart. Treating a whole engine call as concurrent therefore over-merges kernels with several
+CTAs per SM (calibration gemms: -31 / -33 % L2 read sectors).
 """
 
 from __future__ import annotations
