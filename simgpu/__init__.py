@@ -31,7 +31,7 @@ from simgpu.runtime.arrays import (
     zeros,
     zeros_like,
 )
-from simgpu.runtime.device import current_gpu, set_gpu, use_gpu
+from simgpu.runtime.device import current_gpu, get_engine, set_engine, set_gpu, use_engine, use_gpu
 from simgpu.runtime.module import RawKernel, RawModule
 from simgpu.stats.report import LaunchReport
 
@@ -41,5 +41,5 @@ __all__ = [
     "PRESETS", "GPUConfig", "get_preset", "CompileError", "KernelRuntimeError", "LaunchError", "PTXParseError",
     "SimGPUError", "UnsupportedInstructionError", "DeviceArray", "arange", "array", "asarray", "asnumpy", "empty",
     "empty_like", "full", "ndarray", "ones", "ones_like", "zeros", "zeros_like", "current_gpu", "set_gpu",
-    "use_gpu", "RawKernel", "RawModule", "LaunchReport", "__version__",
+    "use_gpu", "get_engine", "set_engine", "use_engine", "RawKernel", "RawModule", "LaunchReport", "__version__",
 ]

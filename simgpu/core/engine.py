@@ -113,8 +113,8 @@ class Engine:
                 self.progress(n)
 
     # ------------------------------------------------------------------------------------ wave
-    def wave_steps(self, ctx: WaveContext):
-        lk = self.lk
+    def init_wave(self, ctx: WaveContext) -> None:
+        """Fresh SIMT state for the warps of a new wave (every warp at pc 0 with its valid lanes)."""
         W = ctx.W
         self.ctx = ctx
         self.pc = np.zeros(W, np.int64)
@@ -132,74 +132,86 @@ class Engine:
         self.bar_count = np.zeros(W, np.int64)  # the thread count a waiting warp asked for (0 = all)
         self.bar_pc = np.zeros(W, np.int64)
         self.bar_contrib = np.zeros(W, np.int64)  # bar.red contribution
-        kinds = lk.kinds
-        execs = lk.execs
-        guard_reg = lk.guard_reg
-        guard_neg = lk.guard_neg
-        stats = self.stats
-        full_bool = np.ones((W, 32), dtype=bool)
+        self._full_bool = np.ones((W, 32), dtype=bool)
         self._ready = None  # warps that may issue; recomputed when a warp finishes or a barrier changes
+
+    def next_step(self) -> tuple[int, np.ndarray] | None:
+        """The scheduler's pick: (lowest pc among ready warps, the ready warps at it); None when the
+        wave has finished. Releases barriers, or reports a deadlock, when no warp is ready."""
+        while True:
+            ready = self._ready
+            if ready is None:
+                ready = self._ready = ~self.done & (self.at_bar < 0)
+            if ready.any():
+                p = int(self.pc[ready].min())
+                return p, np.flatnonzero(ready & (self.pc == p))
+            if self.done.all():
+                return None
+            self.release_barriers(np.unique(self.ctx.cta_of_warp[~self.done]))
+            self._ready = None
+            if not (~self.done & (self.at_bar < 0)).any():
+                self.report_deadlock()
+
+    def wave_steps(self, ctx: WaveContext):
+        self.init_wave(ctx)
         with np.errstate(all="ignore"):
             while True:
-                ready = self._ready
-                if ready is None:
-                    ready = self._ready = ~self.done & (self.at_bar < 0)
-                if not ready.any():
-                    if self.done.all():
-                        break
-                    self.release_barriers(np.unique(ctx.cta_of_warp[~self.done]))
-                    self._ready = None
-                    if (~self.done & (self.at_bar < 0)).any():
-                        continue
-                    self.report_deadlock()
-                p = int(self.pc[ready].min())
-                sel = np.flatnonzero(ready & (self.pc == p))
-                k = len(sel)
-                ws = slice(int(sel[0]), int(sel[-1]) + 1) if sel[-1] - sel[0] + 1 == k else sel
-                ctx.pc = p
-                cur = self.mask[sel]  # a copy: branches and exits change self.mask
-                n_threads = int(popcount32(cur).sum())
-                active = full_bool[:k] if n_threads == 32 * k else mask_to_bool(cur)
-                g = guard_reg[p]
-                if g >= 0:
-                    gv = ctx.regs[ws, g] != 0
-                    m = active & (~gv if guard_neg[p] else gv)
-                else:
-                    m = active
-                ctx.issued[ws] += 1
-                if self.trace is not None:
-                    self.trace.add_step(p, ctx.warp_uid[sel], cur)
-                stats.inst_executed += k
-                stats.thread_inst_executed += n_threads
-                stats.per_pc_warps[p] += k
-                stats.per_pc_threads[p] += n_threads
-                kind = kinds[p]
-                if kind == ALU:
-                    n_on = int(m.sum()) if g >= 0 else n_threads
-                    stats.thread_inst_pred_on += n_on
-                    if g < 0 or n_on:
-                        execs[p](ctx, ws, m)
-                    self.advance(p, sel)
-                elif kind == BRA:
-                    stats.thread_inst_pred_on += int(m.sum())
-                    self.branch(p, sel, cur, m, g >= 0)
-                elif kind == BAR:
-                    stats.thread_inst_pred_on += int(m.sum())
-                    self.barrier(p, sel, ws, m)
-                elif kind == EXIT:
-                    stats.thread_inst_pred_on += int(m.sum())
-                    self.exit_lanes(p, sel, bool_to_mask(m))
-                elif kind == RET:
-                    stats.thread_inst_pred_on += int(m.sum())
-                    self.ret(p, sel, bool_to_mask(m))
-                elif kind == CALL:
-                    stats.thread_inst_pred_on += int(m.sum())
-                    self.call(p, sel, ws, m)
-                elif kind == TRAP:
-                    if m.any():
-                        raise KernelRuntimeError(f"trap executed in {ctx.where(ws, m)}")
-                    self.advance(p, sel)
-                yield p, sel
+                pick = self.next_step()
+                if pick is None:
+                    break
+                self.issue(*pick)
+                yield pick
+
+    def issue(self, p: int, sel: np.ndarray) -> None:
+        """Issue the instruction at pc p for the ready warps `sel` (one vectorised step)."""
+        ctx = self.ctx
+        lk = self.lk
+        stats = self.stats
+        k = len(sel)
+        ws = slice(int(sel[0]), int(sel[-1]) + 1) if sel[-1] - sel[0] + 1 == k else sel
+        ctx.pc = p
+        cur = self.mask[sel]  # a copy: branches and exits change self.mask
+        n_threads = int(popcount32(cur).sum())
+        active = self._full_bool[:k] if n_threads == 32 * k else mask_to_bool(cur)
+        g = lk.guard_reg[p]
+        if g >= 0:
+            gv = ctx.regs[ws, g] != 0
+            m = active & (~gv if lk.guard_neg[p] else gv)
+        else:
+            m = active
+        ctx.issued[ws] += 1
+        if self.trace is not None:
+            self.trace.add_step(p, ctx.warp_uid[sel], cur)
+        stats.inst_executed += k
+        stats.thread_inst_executed += n_threads
+        stats.per_pc_warps[p] += k
+        stats.per_pc_threads[p] += n_threads
+        kind = lk.kinds[p]
+        if kind == ALU:
+            n_on = int(m.sum()) if g >= 0 else n_threads
+            stats.thread_inst_pred_on += n_on
+            if g < 0 or n_on:
+                lk.execs[p](ctx, ws, m)
+            self.advance(p, sel)
+        elif kind == BRA:
+            stats.thread_inst_pred_on += int(m.sum())
+            self.branch(p, sel, cur, m, g >= 0)
+        elif kind == BAR:
+            stats.thread_inst_pred_on += int(m.sum())
+            self.barrier(p, sel, ws, m)
+        elif kind == EXIT:
+            stats.thread_inst_pred_on += int(m.sum())
+            self.exit_lanes(p, sel, bool_to_mask(m))
+        elif kind == RET:
+            stats.thread_inst_pred_on += int(m.sum())
+            self.ret(p, sel, bool_to_mask(m))
+        elif kind == CALL:
+            stats.thread_inst_pred_on += int(m.sum())
+            self.call(p, sel, ws, m)
+        elif kind == TRAP:
+            if m.any():
+                raise KernelRuntimeError(f"trap executed in {ctx.where(ws, m)}")
+            self.advance(p, sel)
 
     # ------------------------------------------------------------------------------- SIMT stack
     def advance(self, p: int, sel: np.ndarray) -> None:

@@ -568,6 +568,7 @@ def start(kernel, grid, block, args, *, record_accesses: bool = True, trace: boo
     from simgpu.runtime.launch import prepare_launch
 
     launch_options.setdefault("progress", False)
+    launch_options["engine"] = "reference"  # stepping needs the step-by-step engine (same results)
     prepared = prepare_launch(kernel, grid, block, args, trace=trace, **launch_options)
     return Stepper(prepared, record_accesses=record_accesses)
 

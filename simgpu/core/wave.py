@@ -272,10 +272,9 @@ class WaveContext:
             return None
         return base, vm.size, vm.leader == self.pc
 
-    def mem_read(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int,
-                 valid_bytes: np.ndarray | None = None) -> list[np.ndarray]:
-        """Load `count` consecutive `size`-byte elements per lane; returns raw uint64 arrays."""
-        out = [np.zeros(m.shape, np.uint64) for _ in range(count)]
+    def account_read(self, space: str, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int) -> None:
+        """Count a load of `count` `size`-byte elements per lane: instruction class, memory system, trace
+        (a member of an LDS.64/128 group counts only once, at its leader, as one wide access)."""
         group = self._vector_group(space, m, addr)
         if group is None or group[2]:
             self._count(m)
@@ -284,6 +283,19 @@ class WaveContext:
                 self._account(sp, "ld", ws, mm, a, size * count)
             elif group[2]:
                 self._account(sp, "ld", ws, mm, group[0], group[1])
+
+    def account_write(self, space: str, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int) -> None:
+        """Count a store to global or shared memory (the fast engine moves the data itself)."""
+        self._count(m)
+        for sp, mm, a in self._spaces(space, m, addr):
+            self._account(sp, "st", ws, mm, a, size * count)
+
+    def mem_read(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int,
+                 valid_bytes: np.ndarray | None = None) -> list[np.ndarray]:
+        """Load `count` consecutive `size`-byte elements per lane; returns raw uint64 arrays."""
+        out = [np.zeros(m.shape, np.uint64) for _ in range(count)]
+        self.account_read(space, ws, m, addr, size, count)
+        for sp, mm, a in self._spaces(space, m, addr):
             for e in range(count):
                 ae = a + np.uint64(e * size)
                 if sp == "global":

@@ -80,6 +80,7 @@ class LinkedKernel:
     registers_per_thread: int
     vector_groups: dict[int, VectorMember] = field(default_factory=dict)
     atom_as_red: set[int] = field(default_factory=set)  # atom whose result is unused: counted as red
+    link: object = field(default=None, repr=False)  # the linker: register and symbol lookup (fast/decode.py)
 
     @property
     def num_regs(self) -> int:
@@ -313,7 +314,7 @@ class _Linker:
             func_param_size=_align(foff, 16), const_symbols=dict(self.const_offsets),
             global_symbols=dict(self.global_addresses),
             registers_per_thread=estimate_registers(max_live),
-            vector_groups=vector_groups, atom_as_red=atom_as_red,
+            vector_groups=vector_groups, atom_as_red=atom_as_red, link=self,
         )
 
     def call_site(self, ins: Instruction, caller: Function) -> CallSite:

@@ -248,6 +248,15 @@ class MemorySystem:
                           "bank_conflicts": conflicts}, space="shared", op=op)
         self.last = {"space": "shared", "op": op, "pc": pc, "wavefronts": wf, "ideal": ideal}
 
+    def add_shared_counts(self, op: str, pc: int, instructions: int, wavefronts: int, ideal: int) -> None:
+        """Add shared-memory accesses already run through the bank model (banks.shared_wavefronts_nb)
+        by the fast engine: the same counters shared_access() keeps, summed over many calls."""
+        self._wf[op] += wavefronts
+        self._bc[op] += wavefronts - ideal
+        self._inst[("shared", op)] += instructions
+        self._add_pc(pc, {"instructions": instructions, "wavefronts": wavefronts, "ideal_wavefronts": ideal,
+                          "bank_conflicts": wavefronts - ideal}, space="shared", op=op)
+
     def _add_pc(self, pc: int, vals: dict, space: str, op: str) -> None:
         d = self._pc.get(pc)
         if d is None:

@@ -79,3 +79,33 @@ def use_gpu(gpu: str | GPUConfig) -> Iterator[GPUConfig]:
         yield _state.gpu
     finally:
         _state.gpu = prev
+
+
+ENGINES = ("fast", "reference")
+
+
+def get_engine() -> str:
+    """The engine later launches use unless they pass engine=: "fast" (numba, the default) or
+    "reference" (NumPy, written for reading). Both give bit-identical results."""
+    return getattr(_state, "engine", None) or getattr(current_device(), "engine", "fast")
+
+
+def set_engine(name: str) -> str:
+    """Select the engine for later launches ("fast" or "reference")."""
+    if name not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {name!r}")
+    current_device().engine = name
+    return name
+
+
+@contextlib.contextmanager
+def use_engine(name: str) -> Iterator[str]:
+    """Run launches on another engine inside a `with` block."""
+    if name not in ENGINES:
+        raise ValueError(f"engine must be one of {ENGINES}, got {name!r}")
+    prev = getattr(_state, "engine", None)
+    _state.engine = name
+    try:
+        yield name
+    finally:
+        _state.engine = prev

@@ -161,7 +161,8 @@ class PreparedLaunch:
 def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
                    warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
                    memory_counters: bool = True, trace: bool = False,
-                   fuse_shared_loads: bool = True, timing: bool = True, scheduler: str = "gto") -> PreparedLaunch:
+                   fuse_shared_loads: bool = True, timing: bool = True, scheduler: str = "gto",
+                   engine: str | None = None) -> PreparedLaunch:
     """Check a launch as CUDA would and build its engine; see `launch` for the arguments."""
     cfg = get_preset(gpu) if gpu is not None else current_gpu()
     lim = cfg.limits
@@ -221,7 +222,8 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
     if timing and not memory_counters:
         raise LaunchError("the timing model needs the memory counters (memory_counters=True)")
     recorder = ExecutionTrace() if (trace or timing) else None
-    engine = Engine(lk, dev.heap, kernel.module.const_buffer(), kparams, g, b, total_shared, shared_mem,
+    engine_cls = _engine_class(engine)
+    engine = engine_cls(lk, dev.heap, kernel.module.const_buffer(), kparams, g, b, total_shared, shared_mem,
                     ctas_per_wave=occ.ctas_per_sm * cfg.num_sms, num_sms=cfg.num_sms, memsys=memsys,
                     progress=bar.update if bar is not None else None, trace=recorder,
                     fuse_vectors=fuse_shared_loads)
@@ -232,7 +234,7 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
 def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
            warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
            memory_counters: bool = True, trace: bool = False, fuse_shared_loads: bool = True,
-           timing: bool = True, scheduler: str = "gto") -> LaunchReport:
+           timing: bool = True, scheduler: str = "gto", engine: str | None = None) -> LaunchReport:
     """Run `kernel` on the simulated GPU and return its LaunchReport.
 
     Beyond CuPy's arguments: `gpu` picks a preset for this launch; `warm_caches` keeps L1/L2 contents
@@ -240,12 +242,13 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
     registers-per-thread estimate; `trace` keeps the ExecutionTrace in the report; `fuse_shared_loads`
     counts adjacent aligned scalar shared loads as one LDS.64/LDS.128, as ptxas emits them; `timing`
     replays the launch through the timing model (kernel time, cycles, stall reasons) with the
-    warp `scheduler` "gto" (greedy-then-oldest) or "lrr" (loose round-robin).
+    warp `scheduler` "gto" (greedy-then-oldest) or "lrr" (loose round-robin); `engine` is "fast" (numba)
+    or "reference" (NumPy), default `simgpu.get_engine()`: both give bit-identical results.
     """
     prepared = prepare_launch(kernel, grid, block, args, shared_mem=shared_mem, gpu=gpu, warm_caches=warm_caches,
                               registers=registers, progress=progress, memory_counters=memory_counters,
                               trace=trace, fuse_shared_loads=fuse_shared_loads, timing=timing,
-                              scheduler=scheduler)
+                              scheduler=scheduler, engine=engine)
     t0 = time.perf_counter()
     try:
         prepared.engine.run()
@@ -254,6 +257,19 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
             prepared.progress_bar.close()
             prepared.progress_bar = None
     return prepared.finish(time.perf_counter() - t0)
+
+
+def _engine_class(name: str | None):
+    from simgpu.runtime.device import get_engine
+
+    name = get_engine() if name is None else name
+    if name == "fast":
+        from simgpu.fast.engine import FastEngine
+
+        return FastEngine
+    if name == "reference":
+        return Engine
+    raise LaunchError(f"engine must be 'fast' or 'reference', got {name!r}")
 
 
 def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:

@@ -170,6 +170,7 @@ def capture():
     def recording_launch(kernel, grid, block, args, **options):
         options["trace"] = True
         options.setdefault("progress", False)
+        options["engine"] = "reference"  # the stepper walks the step-by-step engine (same results)
         s = Stepper(launch_mod.prepare_launch(kernel, grid, block, args, **options))
         rep = s.run()
         records.append(Captured(s))

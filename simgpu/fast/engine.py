@@ -1,0 +1,173 @@
+"""FastEngine: the reference engine's model, with its step loop compiled by numba.
+
+Same waves, same scheduler pick, same SIMT stack, same memory-system calls in the same order,
+so outputs, counters, traces and cycles are bit-identical to `core.engine.Engine` (tests/fast
+checks that on every program, every calibration kernel and random kernels). The compiled loop
+(`kernel.run_wave`) runs the native instruction forms of `decode.py`; any other step — a rare
+instruction, a faulting access, a device-function call — is handed to the reference engine's
+`issue`, on the same state arrays, so there is one implementation of those.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba.typed import List
+
+from simgpu.core.engine import Engine
+from simgpu.core.wave import WaveContext
+from simgpu.fast import kernel as K
+from simgpu.fast.decode import N_LD, SP_GLOBAL, SP_SHARED, Decoded, decode
+from simgpu.stats.trace import MemoryEvent
+
+_SPACE_NAME = {SP_GLOBAL: "global", SP_SHARED: "shared", 2: "param", 3: "const"}
+_TRACE_STEPS, _TRACE_ENTRIES = 1 << 14, 1 << 18
+
+
+def decoded(lk) -> Decoded:
+    """The decoded form of a linked kernel (cached on it)."""
+    dk = getattr(lk, "_fast_decoded", None)
+    if dk is None:
+        dk = lk._fast_decoded = decode(lk)
+    return dk
+
+
+class FastEngine(Engine):
+    """Drop-in replacement for Engine (same constructor, same `run`, same `stats`)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.dk = decoded(self.lk)
+        dk = self.dk
+        self._d = (dk.sk, dk.sv, dk.sneg, dk.abits, dk.asign, dk.bbits, dk.bsign, dk.cmp, dk.bop, dk.moff,
+                   dk.d0, dk.d1, dk.space, dk.msize, dk.mvec, dk.mreg, dk.vreg)
+        heap = self.heap
+        self._heap = List()
+        for b in heap.buffers:
+            self._heap.append(b)
+        if not len(heap.buffers):
+            self._heap.append(np.zeros(1, np.uint8))
+        self._bases = np.asarray(heap.bases, np.uint64) if heap.bases else np.zeros(0, np.uint64)
+        self._ends = np.asarray([b + s for b, s in zip(heap.bases, heap.sizes)], np.uint64)
+        self._cnt = np.zeros(6, np.int64)
+        self._out = np.zeros(2, np.int64)
+        self.native_steps = 0  # counted by the driver: steps that went through Python, for the benchmark
+        self.python_steps = 0
+        if self.trace is not None:
+            self._tr_pc = np.zeros(_TRACE_STEPS, np.int64)
+            self._tr_cnt = np.zeros(_TRACE_STEPS, np.int64)
+            self._tr_warps = np.zeros(_TRACE_ENTRIES, np.int64)
+            self._tr_active = np.zeros(_TRACE_ENTRIES, np.uint32)
+        else:
+            self._tr_pc = self._tr_cnt = self._tr_warps = np.zeros(0, np.int64)
+            self._tr_active = np.zeros(0, np.uint32)
+        self._tr_n = np.zeros(2, np.int64)
+        # shared accesses counted in compiled code (needs the memory system)
+        n = len(self.lk.instructions)
+        self._sh = np.array([self.memsys is not None, bool(self.fuse_vectors)], np.bool_)
+        self._sh_cnt = np.zeros((n, 3), np.int64)
+        self._cls_cnt = np.zeros(n, np.int64)
+        ev = _TRACE_STEPS if self.trace is not None else 0
+        self._ev_step = np.zeros(ev, np.int64)
+        self._ev_pc = np.zeros(ev, np.int64)
+        self._ev_k = np.zeros(ev, np.int64)
+        self._ev_uid = np.zeros(_TRACE_ENTRIES if ev else 0, np.int64)
+        self._ev_wf = np.zeros(_TRACE_ENTRIES if ev else 0, np.int64)
+        self._ev_n = np.zeros(2, np.int64)
+
+    def _flush(self) -> None:
+        """Move the compiled loop's counters and trace steps into stats / the ExecutionTrace."""
+        c = self._cnt
+        if c.any():
+            st = self.stats
+            st.inst_executed += int(c[K.C_INST])
+            st.thread_inst_executed += int(c[K.C_THREAD])
+            st.thread_inst_pred_on += int(c[K.C_PRED_ON])
+            st.branches += int(c[K.C_BRANCH])
+            st.divergent_branches += int(c[K.C_DIVERGENT])
+            st.barriers += int(c[K.C_BARRIER])
+            c[:] = 0
+        base = self.trace.n_steps if self.trace is not None else 0
+        s, e = self._tr_n
+        if s:
+            self.trace.add_steps(self._tr_pc[:s], self._tr_cnt[:s], self._tr_warps[:e], self._tr_active[:e])
+            self._tr_n[:] = 0
+        nev = int(self._ev_n[0])
+        if nev:
+            off = 0
+            for i in range(nev):
+                k = int(self._ev_k[i])
+                p = int(self._ev_pc[i])
+                wf = self._ev_wf[off:off + k].copy()
+                self.trace.memory.append(MemoryEvent(step=base + int(self._ev_step[i]), space="shared",
+                                                     op="ld" if self.dk.nat[p] == N_LD else "st",
+                                                     warps=self._ev_uid[off:off + k].copy(), wavefronts=wf))
+                off += k
+            self._ev_n[:] = 0
+        if self._cls_cnt.any():
+            for p in np.flatnonzero(self._sh_cnt[:, 0]):
+                inst, wf, ideal = (int(x) for x in self._sh_cnt[p])
+                self.memsys.add_shared_counts("ld" if self.dk.nat[p] == N_LD else "st", int(p), inst, wf, ideal)
+            for p in np.flatnonzero(self._cls_cnt):
+                cls = self.lk.mem_class[p]
+                if cls is not None:
+                    self.stats.by_class[cls] = self.stats.by_class.get(cls, 0) + int(self._cls_cnt[p])
+            self._sh_cnt[:] = 0
+            self._cls_cnt[:] = 0
+
+    def wave_steps(self, ctx: WaveContext):
+        self.init_wave(ctx)
+        W = ctx.W
+        lk, dk = self.lk, self.dk
+        tid = np.stack([ctx.tid_x, ctx.tid_y, ctx.tid_z])
+        ctaid = np.stack([ctx.ctaid_x, ctx.ctaid_y, ctx.ctaid_z])
+        consts = np.array(list(self.block) + list(self.grid) + [self.num_sms], np.int64)
+        ctl = np.array([ctx.warps_per_cta], np.int64)
+        mem = (np.int64(ctx.smem_stride), np.int64(ctx.shared_bytes), np.int64(0), self.kparams, self.const_buf,
+               self._bases, self._ends)
+        sel = np.zeros(W, np.int64)
+        lanes_on = np.zeros((W, 32), np.bool_)
+        acc_addr = np.zeros((W, 32), np.uint64)
+        sh_addr = np.zeros((W, 32), np.int64)
+        sh_mask = np.zeros((W, 32), np.bool_)
+        wf = np.zeros(W, np.int64)
+        ideal = np.zeros(W, np.int64)
+        exited = self.exited
+        st = self.stats
+        trace_on = self.trace is not None
+        with np.errstate(all="ignore"):
+            while True:
+                code = K.run_wave(
+                    lk.kinds, lk.guard_reg, lk.guard_neg, lk.target, lk.rpc, dk.nat, self._d, mem, self._heap, ctl,
+                    self.pc, self.mask, self.rpc, self.sp, self.st_pc, self.st_mask, self.st_rpc, exited,
+                    self.done, self.at_bar, self.bar_count, self.bar_pc,
+                    ctx.regs, ctx.issued, ctx.smem, tid, ctaid, ctx.cta_of_warp, ctx.warp_in_cta, ctx.sm_of_warp,
+                    consts, self._cnt, st.per_pc_warps, st.per_pc_threads, trace_on,
+                    self._tr_pc, self._tr_cnt, self._tr_warps, self._tr_active, self._tr_n, int(ctx.warp_uid[0]),
+                    sel, lanes_on, acc_addr, self._out,
+                    self._sh, dk.vg_size, dk.vg_delta, dk.vg_leader, self._sh_cnt, self._cls_cnt, sh_addr, sh_mask,
+                    wf, ideal, self._ev_step, self._ev_pc, self._ev_k, self._ev_uid, self._ev_wf, self._ev_n)
+                self._flush()
+                self._ready = None
+                p, k = int(self._out[0]), int(self._out[1])
+                if code == K.R_NOREADY:
+                    if self.next_step() is None:
+                        break
+                    continue
+                if code == K.R_TRACE_FULL:
+                    continue
+                self.python_steps += 1
+                ws = sel[:k].copy()
+                if code == K.R_FALLBACK:
+                    self.issue(p, ws)
+                    exited = self.exited
+                    yield p, ws
+                    continue
+                # R_ACCOUNT: a native load/store step is done; count it like the reference engine does
+                ctx.pc = p
+                space = _SPACE_NAME[int(dk.space[p])]
+                m = lanes_on[:k].copy()
+                addr = acc_addr[:k].copy()
+                if dk.nat[p] == N_LD:
+                    ctx.account_read(space, ws, m, addr, int(dk.msize[p]), int(dk.mvec[p]))
+                else:
+                    ctx.account_write(space, ws, m, addr, int(dk.msize[p]), int(dk.mvec[p]))

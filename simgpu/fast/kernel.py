@@ -1,0 +1,772 @@
+"""The fast engine's inner loop: the reference engine's scheduler and SIMT stack, compiled by numba.
+
+`run_wave` repeats exactly what `core/engine.py` does per step — pick the lowest pc among the
+ready warps, issue it for every ready warp there, update the SIMT stack, barriers and counters,
+append the step to the trace — but lane by lane in compiled code. It returns to Python (the
+driver in `fast/engine.py`) when:
+
+* R_FALLBACK: the instruction at pc has no native form (decode.py), a memory access would fault,
+  or the SIMT stack would have to grow; nothing of the step has been done yet, and the driver
+  runs it through the reference engine's `issue`, so errors and rare instructions behave the same;
+* R_ACCOUNT: a native load/store step finished; the driver gives its addresses and lane masks
+  to the same accounting code the reference engine calls (instruction classes, memory system,
+  trace events), in the same order relative to other steps;
+* R_TRACE_FULL: the trace buffers are full; nothing of the step has been done yet;
+* R_NOREADY: no warp is ready (wave done, or barrier release / deadlock handled by the driver).
+
+Lane semantics are the primitive forms listed in decode.py: two's-complement integer arithmetic
+on raw register bits, IEEE binary32 round-to-nearest add/sub/mul, and fma via `fma_rn_f32`, the
+same single-rounding algorithm as `exec/alu.float_fma` (see lanes.py).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simgpu.exec.memory import FUNC_PARAM_BASE, WINDOW_SIZE
+from simgpu.fast.decode import (
+    N_AND,
+    N_BRA,
+    N_CVTA_FROM,
+    N_CVTA_ID,
+    N_CVTA_TO,
+    N_CVTII,
+    N_FADD,
+    N_FFMA,
+    N_FMUL,
+    N_FNEG,
+    N_FSUB,
+    N_IADD,
+    N_IMAD,
+    N_IMADW,
+    N_IMAX,
+    N_IMIN,
+    N_IMUL,
+    N_IMULW,
+    N_INEG,
+    N_ISUB,
+    N_LD,
+    N_MOV,
+    N_MOVP,
+    N_NONE,
+    N_NOT,
+    N_OR,
+    N_PAND,
+    N_PNOT,
+    N_POR,
+    N_PXOR,
+    N_SELP,
+    N_SETPF,
+    N_SETPI,
+    N_SHL,
+    N_SHR,
+    N_ST,
+    N_XOR,
+    S_IMM,
+    S_REG,
+    SP_CONST,
+    SP_GLOBAL,
+    SP_PARAM,
+    SP_SHARED,
+)
+from simgpu.fast.lanes import fma_rn_f32, mask_bits, sext
+from simgpu.memory.banks import shared_wavefronts_nb
+
+R_NOREADY, R_FALLBACK, R_ACCOUNT, R_TRACE_FULL = 0, 1, 2, 3
+ALU_KIND, BRA_KIND, BAR_KIND, EXIT_KIND = 0, 1, 5, 4  # program.py: ALU, BRA, CALL, RET, EXIT, BAR, TRAP
+
+# stats slots
+C_INST, C_THREAD, C_PRED_ON, C_BRANCH, C_DIVERGENT, C_BARRIER = range(6)
+
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_U32 = np.uint64(0xFFFFFFFF)
+
+
+@njit(cache=True)
+def _popc(x):
+    x = np.uint32(x)
+    n = 0
+    while x:
+        x &= np.uint32(x - np.uint32(1))
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _special(sid, w, lane, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts):
+    if sid <= 2:
+        return np.uint64(tid[sid, w, lane])
+    if sid <= 5:
+        return np.uint64(consts[sid - 3])
+    if sid <= 8:
+        return np.uint64(ctaid[sid - 6, cta_of_warp[w]])
+    if sid <= 11:
+        return np.uint64(consts[sid - 6])
+    if sid == 12:
+        return np.uint64(lane)
+    if sid == 13:
+        return np.uint64(warp_in_cta[w])
+    if sid == 14:
+        return np.uint64(64)
+    if sid == 15:
+        return np.uint64(sm_of_warp[w])
+    return np.uint64(consts[6])
+
+
+@njit(cache=True)
+def _rd(kind, val, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts):
+    """Raw bits of one source operand for one lane."""
+    if kind == S_REG:
+        return regs[w, np.int64(val), lane]
+    if kind == S_IMM:
+        return val
+    return _special(np.int64(val), w, lane, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+
+
+@njit(cache=True)
+def _rdp(kind, val, neg, w, lane, regs):
+    """A predicate source for one lane (a register, possibly negated, or an immediate)."""
+    if kind == S_REG:
+        v = regs[w, np.int64(val), lane] != 0
+        return (not v) if neg else v
+    return val != 0
+
+
+@njit(cache=True)
+def _icmp(code, a, b, bits, signed):
+    if signed:
+        x = np.int64(sext(a, bits))
+        y = np.int64(sext(b, bits))
+        if code == 0:
+            return x == y
+        if code == 1:
+            return x != y
+        if code == 2:
+            return x < y
+        if code == 3:
+            return x <= y
+        if code == 4:
+            return x > y
+        return x >= y
+    m = mask_bits(bits)
+    u = a & m
+    v = b & m
+    if code == 0:
+        return u == v
+    if code == 1:
+        return u != v
+    if code == 2:
+        return u < v
+    if code == 3:
+        return u <= v
+    if code == 4:
+        return u > v
+    return u >= v
+
+
+@njit(cache=True)
+def _fcmp(code, x, y):
+    nan = (x != x) or (y != y)
+    if code == 12:
+        return not nan
+    if code == 13:
+        return nan
+    base = code if code < 6 else code - 6
+    if base == 0:
+        r = x == y
+    elif base == 1:
+        r = x != y
+    elif base == 2:
+        r = x < y
+    elif base == 3:
+        r = x <= y
+    elif base == 4:
+        r = x > y
+    else:
+        r = x >= y
+    if code >= 6:
+        return r or nan
+    return r and not nan
+
+
+@njit(cache=True)
+def _f32(raw):
+    """The binary32 value in the low 32 bits of a register."""
+    return np.uint32(raw & _U32).view(np.float32)
+
+
+@njit(cache=True)
+def _bits32(x):
+    """Raw register bits of a binary32 value (zero-extended)."""
+    return np.uint64(np.float32(x).view(np.uint32))
+
+
+@njit(cache=True)
+def _unary(op, a, bits, bbits, bsign, moff):
+    """MOV, CVTA, integer CVT, NOT, NEG and binary32 NEG/ABS on raw bits."""
+    if op == N_MOV:
+        return a & mask_bits(bits)
+    if op == N_CVTA_ID:
+        return a
+    if op == N_CVTA_TO:
+        return (a - moff) & np.uint64(WINDOW_SIZE - 1) & mask_bits(bits)
+    if op == N_CVTA_FROM:
+        return a + moff
+    if op == N_CVTII:
+        src = sext(a, bbits) if bsign else a & mask_bits(bbits)
+        return src & mask_bits(bits)
+    if op == N_NOT:
+        return ~a & mask_bits(bits)
+    if op == N_INEG:
+        return (np.uint64(0) - a) & mask_bits(bits)
+    if op == N_FNEG:  # NumPy's negative and absolute flip / clear the sign bit, NaN included
+        return (a ^ np.uint64(0x80000000)) & _U32
+    return a & np.uint64(0x7FFFFFFF)  # N_FABS
+
+
+@njit(cache=True)
+def _binary(op, a, b, bits, signed, m):
+    """Two's-complement integer binary operations on raw bits (result masked to `bits`)."""
+    if op == N_IADD:
+        r = a + b
+    elif op == N_ISUB:
+        r = a - b
+    elif op == N_IMUL:
+        r = a * b
+    elif op == N_AND:
+        r = a & b
+    elif op == N_OR:
+        r = a | b
+    elif op == N_XOR:
+        r = a ^ b
+    elif op == N_IMIN or op == N_IMAX:
+        if signed:
+            lt = np.int64(sext(a, bits)) < np.int64(sext(b, bits))
+        else:
+            lt = (a & m) < (b & m)
+        r = (a if lt else b) if op == N_IMIN else (b if lt else a)
+    else:  # N_SHL, N_SHR: PTX clamps shift amounts >= the width
+        amt = b & _U32
+        if amt >= np.uint64(bits):
+            if op == N_SHR and signed and np.int64(sext(a, bits)) < 0:
+                r = _ALL
+            else:
+                r = np.uint64(0)
+        elif op == N_SHL:
+            r = a << amt
+        elif signed:
+            r = np.uint64(np.int64(sext(a, bits)) >> np.int64(amt))
+        else:
+            r = (a & m) >> amt
+    return r & m
+
+
+@njit(cache=True)
+def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
+              sk, sv, sneg, abits, asign, bbits, bsign, cmp, bop, moff, d0, d1):
+    """Execute a native ALU instruction for the active lanes of the warps of one step (one tight
+    loop per instruction family: a switch per lane would cost more than the work)."""
+    k0, v0, n0 = sk[p, 0], sv[p, 0], sneg[p, 0]
+    k1, v1, n1 = sk[p, 1], sv[p, 1], sneg[p, 1]
+    k2, v2, n2 = sk[p, 2], sv[p, 2], sneg[p, 2]
+    bits, signed, bb, bs, cc, bo, mo = abits[p], asign[p], bbits[p], bsign[p], cmp[p], bop[p], moff[p]
+    r0, r1 = d0[p], d1[p]
+    m = mask_bits(bits)
+    if op >= N_IADD and op <= N_IMAX and op != N_NOT and op != N_IMULW and op != N_IMAD and op != N_IMADW:
+        for j in range(k):
+            w = sel[j]
+            for lane in range(32):
+                if lanes_on[j, lane]:
+                    a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+                    b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+                    regs[w, r0, lane] = _binary(op, a, b, bits, signed, m)
+    elif op == N_IMAD or op == N_IMULW or op == N_IMADW:
+        mw = mask_bits(bb)
+        for j in range(k):
+            w = sel[j]
+            for lane in range(32):
+                if lanes_on[j, lane]:
+                    a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+                    b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+                    if op == N_IMAD:
+                        c = _rd(k2, v2, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+                        regs[w, r0, lane] = (a * b + c) & m
+                        continue
+                    r = sext(a, bits) * sext(b, bits) if signed else (a & m) * (b & m)
+                    if op == N_IMADW:
+                        r = r + _rd(k2, v2, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+                    regs[w, r0, lane] = r & mw
+    elif op == N_FADD or op == N_FSUB or op == N_FMUL:
+        for j in range(k):
+            w = sel[j]
+            for lane in range(32):
+                if lanes_on[j, lane]:
+                    x = _f32(_rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts))
+                    y = _f32(_rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts))
+                    if op == N_FADD:
+                        r = np.float32(x + y)
+                    elif op == N_FSUB:
+                        r = np.float32(x - y)
+                    else:
+                        r = np.float32(x * y)
+                    regs[w, r0, lane] = _bits32(r)
+    elif op == N_FFMA:
+        for j in range(k):
+            w = sel[j]
+            for lane in range(32):
+                if lanes_on[j, lane]:
+                    x = _f32(_rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts))
+                    y = _f32(_rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts))
+                    z = _f32(_rd(k2, v2, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts))
+                    regs[w, r0, lane] = _bits32(fma_rn_f32(x, y, z))
+    elif op == N_SETPI or op == N_SETPF:
+        for j in range(k):
+            w = sel[j]
+            for lane in range(32):
+                if not lanes_on[j, lane]:
+                    continue
+                a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+                b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+                if op == N_SETPI:
+                    t = _icmp(cc, a, b, bits, signed)
+                else:
+                    t = _fcmp(cc, _f32(a), _f32(b))
+                if bo == 0:
+                    t1 = t
+                    t2 = not t
+                else:
+                    c = _rdp(k2, v2, n2, w, lane, regs)
+                    if bo == 1:
+                        t1 = t and c
+                        t2 = (not t) and c
+                    elif bo == 2:
+                        t1 = t or c
+                        t2 = (not t) or c
+                    else:
+                        t1 = t != c
+                        t2 = (not t) != c
+                if r0 >= 0:
+                    regs[w, r0, lane] = np.uint64(1) if t1 else np.uint64(0)
+                if r1 >= 0:
+                    regs[w, r1, lane] = np.uint64(1) if t2 else np.uint64(0)
+    elif op == N_SELP:
+        for j in range(k):
+            w = sel[j]
+            for lane in range(32):
+                if lanes_on[j, lane]:
+                    a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+                    b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+                    regs[w, r0, lane] = (a if _rdp(k2, v2, n2, w, lane, regs) else b) & m
+    elif op == N_MOVP or op == N_PAND or op == N_POR or op == N_PXOR or op == N_PNOT:
+        for j in range(k):
+            w = sel[j]
+            for lane in range(32):
+                if not lanes_on[j, lane]:
+                    continue
+                x = _rdp(k0, v0, n0, w, lane, regs)
+                if op == N_MOVP:
+                    t = x
+                elif op == N_PNOT:
+                    t = not x
+                else:
+                    y = _rdp(k1, v1, n1, w, lane, regs)
+                    t = (x and y) if op == N_PAND else ((x or y) if op == N_POR else (x != y))
+                regs[w, r0, lane] = np.uint64(1) if t else np.uint64(0)
+    else:
+        for j in range(k):
+            w = sel[j]
+            for lane in range(32):
+                if lanes_on[j, lane]:
+                    a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+                    regs[w, r0, lane] = _unary(op, a, bits, bb, bs, mo)
+
+
+@njit(cache=True)
+def _locate(addr, size, bases, ends):
+    """Allocation index of a global address, or -1 when [addr, addr + size) is not inside one."""
+    lo = 0
+    hi = bases.shape[0] - 1
+    idx = -1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        if bases[mid] <= addr:
+            idx = mid
+            lo = mid + 1
+        else:
+            hi = mid - 1
+    if idx < 0 or addr + np.uint64(size) > ends[idx]:
+        return -1
+    return idx
+
+
+@njit(cache=True)
+def _read(buf, off, size):
+    v = np.uint64(0)
+    for i in range(size):
+        v |= np.uint64(buf[off + i]) << np.uint64(8 * i)
+    return v
+
+
+@njit(cache=True)
+def _write(buf, off, size, v):
+    for i in range(size):
+        buf[off + i] = np.uint8((v >> np.uint64(8 * i)) & np.uint64(0xFF))
+
+
+@njit(cache=True)
+def _mem_ok(p, k, sel, lanes_on, regs, d, mem, cta_of_warp, acc_addr):
+    """Check every active lane's access before the step mutates anything; fill acc_addr."""
+    space, msize, mvec, mreg, moff = d[12], d[13], d[14], d[15], d[9]
+    shared_bytes = mem[1]
+    kparams, const_buf, bases, ends = mem[3], mem[4], mem[5], mem[6]
+    size = msize[p]
+    span = size * mvec[p]
+    sp = space[p]
+    for j in range(k):
+        w = sel[j]
+        for lane in range(32):
+            a = moff[p]
+            if mreg[p] >= 0:
+                a = regs[w, mreg[p], lane] + moff[p]
+            acc_addr[j, lane] = a
+            if not lanes_on[j, lane]:
+                continue
+            if a & np.uint64(size - 1):
+                return False
+            if sp == SP_GLOBAL:
+                for e in range(mvec[p]):
+                    if _locate(a + np.uint64(e * size), size, bases, ends) < 0:
+                        return False
+            elif sp == SP_SHARED:
+                if a + np.uint64(span) > np.uint64(shared_bytes):
+                    return False
+            elif sp == SP_PARAM:
+                if a >= np.uint64(FUNC_PARAM_BASE) or a + np.uint64(span) > np.uint64(kparams.shape[0]):
+                    return False
+            elif sp == SP_CONST:
+                if a + np.uint64(span) > np.uint64(const_buf.shape[0]):
+                    return False
+    return True
+
+
+@njit(cache=True)
+def _mem_exec(op, p, k, sel, lanes_on, regs, d, mem, heap, smem, cta_of_warp, acc_addr, sk, sv):
+    space, msize, mvec, asign, vreg = d[12], d[13], d[14], d[4], d[16]
+    smem_stride = mem[0]
+    kparams, const_buf, bases = mem[3], mem[4], mem[5]
+    size = msize[p]
+    sp = space[p]
+    signed = asign[p]
+    if op == N_LD:
+        for j in range(k):
+            w = sel[j]
+            for lane in range(32):
+                if not lanes_on[j, lane]:
+                    continue
+                a0 = acc_addr[j, lane]
+                for e in range(mvec[p]):
+                    a = a0 + np.uint64(e * size)
+                    if sp == SP_GLOBAL:
+                        i = _locate(a, size, bases, mem[6])
+                        v = _read(heap[i], np.int64(a - bases[i]), size)
+                    elif sp == SP_SHARED:
+                        v = _read(smem, np.int64(cta_of_warp[w]) * smem_stride + np.int64(a), size)
+                    elif sp == SP_PARAM:
+                        v = _read(kparams, np.int64(a), size)
+                    else:
+                        v = _read(const_buf, np.int64(a), size)
+                    if signed and (v >> np.uint64(8 * size - 1)) & np.uint64(1):
+                        v |= ~mask_bits(8 * size)
+                    r = vreg[p, e]
+                    if r >= 0:
+                        regs[w, r, lane] = v
+        return
+    # store: element-major, then warps, then lanes (the reference engine's write order)
+    vm = mask_bits(8 * size)
+    for e in range(mvec[p]):
+        for j in range(k):
+            w = sel[j]
+            for lane in range(32):
+                if not lanes_on[j, lane]:
+                    continue
+                a = acc_addr[j, lane] + np.uint64(e * size)
+                if sk[p, e] == S_REG:
+                    v = regs[w, np.int64(sv[p, e]), lane] & vm
+                else:
+                    v = sv[p, e] & vm
+                if sp == SP_GLOBAL:
+                    i = _locate(a, size, bases, mem[6])
+                    _write(heap[i], np.int64(a - bases[i]), size, v)
+                else:
+                    _write(smem, np.int64(cta_of_warp[w]) * smem_stride + np.int64(a), size, v)
+
+
+@njit(cache=True)
+def _release(c, wpc, at_bar, bar_count, done):
+    """core/engine.release_barriers for one CTA (sync barriers: no register writes)."""
+    lo = c * wpc
+    for bid in range(16):
+        n_at = 0
+        need = 0
+        all_in = True
+        for w in range(lo, lo + wpc):
+            if at_bar[w] == bid:
+                n_at += 1
+                if bar_count[w] > need:
+                    need = bar_count[w]
+            elif not done[w]:
+                all_in = False
+        if n_at == 0:
+            continue
+        ok = (n_at * 32 >= need) if need > 0 else all_in
+        if ok:
+            for w in range(lo, lo + wpc):
+                if at_bar[w] == bid:
+                    at_bar[w] = -1
+
+
+@njit(cache=True)
+def _settle(w, pc, mask, rpc, sp, st_pc, st_mask, st_rpc, exited, done, at_bar, bar_count, cta_of_warp, wpc):
+    """Pop entries of warp w that reached their reconvergence point or have no live lanes left."""
+    while True:
+        need = mask[w] == 0 or pc[w] == rpc[w]
+        if not need:
+            return
+        if sp[w] == 0:
+            done[w] = True
+            mask[w] = 0
+            _release(cta_of_warp[w], wpc, at_bar, bar_count, done)
+            return
+        dd = sp[w] - 1
+        sp[w] = dd
+        pc[w] = st_pc[w, dd]
+        mask[w] = st_mask[w, dd] & ~exited[w]
+        rpc[w] = st_rpc[w, dd]
+
+
+@njit(cache=True)
+def _account_shared(p, k, sel, lanes_on, acc_addr, size, fuse, vg_size, vg_delta, vg_leader, sh_cnt, cls_cnt,
+                    sh_addr, sh_mask, wf, ideal, trace_on, step, ev_step, ev_pc, ev_k, ev_uid, ev_wf, ev_n, uid_base):
+    """WaveContext.account_read/account_write for a shared access, in compiled code: the LDS.64/128
+    group rule, the instruction class count, the bank model and the trace's memory event."""
+    nb = size
+    delta = np.uint64(0)
+    if fuse and vg_size[p] > 0:
+        vs = vg_size[p]
+        dl = np.uint64(vg_delta[p])
+        aligned = True
+        for j in range(k):
+            for lane in range(32):
+                if lanes_on[j, lane] and ((acc_addr[j, lane] - dl) & np.uint64(vs - 1)) != 0:
+                    aligned = False
+        if aligned:
+            if not vg_leader[p]:
+                return
+            nb = vs
+            delta = dl
+    n = 0
+    for j in range(k):
+        anyon = False
+        for lane in range(32):
+            on = lanes_on[j, lane]
+            sh_mask[n, lane] = on
+            sh_addr[n, lane] = np.int64(acc_addr[j, lane] - delta)
+            anyon = anyon or on
+        if anyon:
+            if trace_on:
+                ev_uid[ev_n[1] + n] = uid_base + sel[j]
+            n += 1
+    cls_cnt[p] += n
+    if n == 0:
+        return
+    shared_wavefronts_nb(sh_addr[:n], sh_mask[:n], nb, False, wf, ideal)
+    tw = 0
+    ti = 0
+    for i in range(n):
+        tw += wf[i]
+        ti += ideal[i]
+        if trace_on:
+            ev_wf[ev_n[1] + i] = wf[i]
+    sh_cnt[p, 0] += n
+    sh_cnt[p, 1] += tw
+    sh_cnt[p, 2] += ti
+    if trace_on:
+        e = ev_n[0]
+        ev_step[e] = step
+        ev_pc[e] = p
+        ev_k[e] = n
+        ev_n[0] = e + 1
+        ev_n[1] += n
+
+
+@njit(cache=True)
+def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl,
+             pc, mask, rpc, sp, st_pc, st_mask, st_rpc, exited, done, at_bar, bar_count, bar_pc,
+             regs, issued, smem, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
+             cnt, per_pc_warps, per_pc_threads, trace_on, tr_pc, tr_cnt, tr_warps, tr_active, tr_n, uid_base,
+             sel, lanes_on, acc_addr, out,
+             sh, vg_size, vg_delta, vg_leader, sh_cnt, cls_cnt, sh_addr, sh_mask, wf, ideal,
+             ev_step, ev_pc, ev_k, ev_uid, ev_wf, ev_n):
+    """Run native steps of one wave until something needs Python; returns a code (module docstring).
+    out[0] = pc, out[1] = number of warps of the step (in sel). sh = (count shared accesses here,
+    fuse LDS.64/128 groups); the shared-access counters go to sh_cnt/cls_cnt and the trace events
+    to ev_* (flushed by the driver)."""
+    W = pc.shape[0]
+    wpc = ctl[0]
+    depth = st_pc.shape[1]
+    sk, sv, sneg, abits, asign, bbits, bsign, cmpc, bop, moff = d[0], d[1], d[2], d[3], d[4], d[5], d[6], d[7], \
+        d[8], d[9]
+    d0, d1 = d[10], d[11]
+    big = np.int64(1) << np.int64(62)
+    while True:
+        p = big
+        for w in range(W):
+            if not done[w] and at_bar[w] < 0 and pc[w] < p:
+                p = pc[w]
+        if p == big:
+            return R_NOREADY
+        k = 0
+        for w in range(W):
+            if not done[w] and at_bar[w] < 0 and pc[w] == p:
+                sel[k] = w
+                k += 1
+        out[0] = p
+        out[1] = k
+        op = nat[p]
+        if op == N_NONE:
+            return R_FALLBACK
+        if trace_on and (tr_n[0] + 1 > tr_pc.shape[0] or tr_n[1] + k > tr_warps.shape[0]
+                         or ev_n[0] + 1 > ev_step.shape[0] or ev_n[1] + k > ev_uid.shape[0]):
+            return R_TRACE_FULL
+        g = guard_reg[p]
+        n_threads = 0
+        n_on = 0
+        for j in range(k):
+            w = sel[j]
+            cur = mask[w]
+            n_threads += _popc(cur)
+            for lane in range(32):
+                on = (cur >> np.uint32(lane)) & np.uint32(1) != 0
+                if on and g >= 0:
+                    gv = regs[w, g, lane] != 0
+                    on = (not gv) if guard_neg[p] else gv
+                lanes_on[j, lane] = on
+                if on:
+                    n_on += 1
+        is_mem = op == N_LD or op == N_ST
+        if is_mem and not _mem_ok(p, k, sel, lanes_on, regs, d, mem, cta_of_warp, acc_addr):
+            return R_FALLBACK  # the reference step raises the fault with its message
+        if op == N_BRA and g >= 0:
+            for j in range(k):
+                if sp[sel[j]] + 2 > depth:
+                    return R_FALLBACK  # the reference engine grows the stack
+        # -- the step happens from here on
+        for j in range(k):
+            issued[sel[j]] += 1
+        if trace_on:
+            s = tr_n[0]
+            e = tr_n[1]
+            tr_pc[s] = p
+            tr_cnt[s] = k
+            for j in range(k):
+                tr_warps[e + j] = uid_base + sel[j]
+                tr_active[e + j] = mask[sel[j]]
+            tr_n[0] = s + 1
+            tr_n[1] = e + k
+        cnt[C_INST] += k
+        cnt[C_THREAD] += n_threads
+        per_pc_warps[p] += k
+        per_pc_threads[p] += n_threads
+        kind = kinds[p]
+        if kind == ALU_KIND:
+            cnt[C_PRED_ON] += n_on if g >= 0 else n_threads
+            if g < 0 or n_on > 0:
+                if is_mem:
+                    _mem_exec(op, p, k, sel, lanes_on, regs, d, mem, heap, smem, cta_of_warp, acc_addr, sk, sv)
+                else:
+                    _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp,
+                              consts, sk, sv, sneg, abits, asign, bbits, bsign, cmpc, bop, moff, d0, d1)
+            for j in range(k):
+                w = sel[j]
+                pc[w] = p + 1
+                if rpc[w] == p + 1:
+                    _settle(w, pc, mask, rpc, sp, st_pc, st_mask, st_rpc, exited, done, at_bar, bar_count,
+                            cta_of_warp, wpc)
+            if is_mem and (g < 0 or n_on > 0):
+                if sh[0] and d[12][p] == SP_SHARED:
+                    _account_shared(p, k, sel, lanes_on, acc_addr, d[13][p] * d[14][p], sh[1], vg_size, vg_delta,
+                                    vg_leader, sh_cnt, cls_cnt, sh_addr, sh_mask, wf,
+                                    ideal, trace_on, tr_n[0] - 1, ev_step, ev_pc, ev_k, ev_uid, ev_wf, ev_n,
+                                    uid_base)
+                    continue
+                return R_ACCOUNT
+            continue
+        cnt[C_PRED_ON] += n_on
+        if kind == BRA_KIND:
+            cnt[C_BRANCH] += k
+            tgt = target[p]
+            for j in range(k):
+                w = sel[j]
+                if g < 0:
+                    pc[w] = tgt
+                else:
+                    cur = mask[w]
+                    taken = np.uint32(0)
+                    for lane in range(32):
+                        if lanes_on[j, lane]:
+                            taken |= np.uint32(1) << np.uint32(lane)
+                    if taken == cur:
+                        pc[w] = tgt
+                    elif taken == 0:
+                        pc[w] = p + 1
+                    else:
+                        cnt[C_DIVERGENT] += 1
+                        r = rpc_of[p]
+                        dd = sp[w]
+                        st_pc[w, dd] = r
+                        st_mask[w, dd] = cur
+                        st_rpc[w, dd] = rpc[w]
+                        st_pc[w, dd + 1] = p + 1
+                        st_mask[w, dd + 1] = cur & ~taken
+                        st_rpc[w, dd + 1] = r
+                        sp[w] = dd + 2
+                        pc[w] = tgt
+                        mask[w] = taken
+                        rpc[w] = r
+            for j in range(k):
+                _settle(sel[j], pc, mask, rpc, sp, st_pc, st_mask, st_rpc, exited, done, at_bar, bar_count,
+                        cta_of_warp, wpc)
+        elif kind == EXIT_KIND:
+            for j in range(k):
+                w = sel[j]
+                bits = np.uint32(0)
+                for lane in range(32):
+                    if lanes_on[j, lane]:
+                        bits |= np.uint32(1) << np.uint32(lane)
+                exited[w] |= bits
+                mask[w] &= ~bits
+                pc[w] = p + 1
+            for j in range(k):
+                _settle(sel[j], pc, mask, rpc, sp, st_pc, st_mask, st_rpc, exited, done, at_bar, bar_count,
+                        cta_of_warp, wpc)
+        else:  # bar.sync with an immediate id
+            cnt[C_BARRIER] += k
+            bid = np.int64(sv[p, 0])
+            for j in range(k):
+                w = sel[j]
+                pc[w] = p + 1
+                if rpc[w] == p + 1:
+                    _settle(w, pc, mask, rpc, sp, st_pc, st_mask, st_rpc, exited, done, at_bar, bar_count,
+                            cta_of_warp, wpc)
+            for j in range(k):
+                w = sel[j]
+                at_bar[w] = bid
+                bar_count[w] = 0
+                bar_pc[w] = p
+            last = -1
+            for j in range(k):
+                c = cta_of_warp[sel[j]]
+                if c != last:
+                    _release(c, wpc, at_bar, bar_count, done)
+                    last = c

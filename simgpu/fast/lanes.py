@@ -1,0 +1,80 @@
+"""Scalar lane helpers of the fast engine: raw-bit views and the single-rounding binary32 fma.
+
+Registers hold raw uint64 bits (exec/values.py). A typed value is read by truncating to the type's
+width (and sign-extending for signed integer types) and written back zero-extended, exactly as
+`from_raw` / `to_raw` do for whole arrays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True)
+def mask_bits(bits):
+    """The low `bits` bits set (bits in 1..64)."""
+    if bits >= 64:
+        return _ALL
+    return (np.uint64(1) << np.uint64(bits)) - np.uint64(1)
+
+
+@njit(cache=True)
+def sext(raw, bits):
+    """The low `bits` bits of raw, sign-extended to 64 bits (as uint64)."""
+    if bits >= 64:
+        return raw
+    m = mask_bits(bits)
+    v = raw & m
+    if (v >> np.uint64(bits - 1)) & np.uint64(1):
+        v |= ~m
+    return v
+
+
+@njit(cache=True)
+def _next_f32(r, up):
+    """The float32 neighbour of r toward +inf (up) or -inf (NumPy's nextafter for finite r)."""
+    if r == 0:
+        tiny = np.float32(1.4e-45)
+        return tiny if up else -tiny
+    b = np.float32(r).view(np.uint32)
+    b = b + np.uint32(1) if (r > 0) == up else b - np.uint32(1)
+    return np.uint32(b).view(np.float32)
+
+
+_TIE29 = np.uint64(1 << 28)
+_LOW29 = np.uint64((1 << 29) - 1)
+
+
+@njit(cache=True)
+def fma_rn_f32(a, b, c):
+    """a*b+c rounded once to float32 (round to nearest even); the same algorithm as
+    exec/alu.float_fma for float32 .rn: the float64 product is exact, the float64 sum rounds to the
+    right float32 unless it sits exactly on a float32 tie (low 29 mantissa bits = 1 << 28) or in the
+    subnormal range, where the exact TwoSum error decides the direction."""
+    p = np.float64(a) * np.float64(b)
+    c64 = np.float64(c)
+    s = p + c64
+    r = np.float32(s)
+    if (np.float64(s).view(np.uint64) & _LOW29) != _TIE29 and not (abs(s) < 2.0 ** -125 and s != 0):
+        return r
+    return _fma_tie(p, c64, s, r)
+
+
+@njit(cache=True)
+def _fma_tie(p, c64, s, r):
+    bb = s - p
+    e = (p - (s - bb)) + (c64 - bb)
+    if not np.isfinite(e):
+        e = 0.0
+    if e == 0 or not np.isfinite(s):
+        return r
+    back = np.float64(r)
+    other = _next_f32(r, back < s)
+    mid = (back + np.float64(other)) / 2
+    if back != s and mid == s:  # s is a tie of float32 while the exact value is off it
+        hi, lo = (r, other) if back > np.float64(other) else (other, r)
+        return hi if e > 0 else lo
+    return r
