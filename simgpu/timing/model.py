@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+from numba import njit
 
 from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.isa import (
@@ -118,6 +119,66 @@ class TimingResult:
         return "\n".join(lines)
 
 
+@njit(cache=True)
+def _sm_active(by_sm, cta_sm, cta_start, cta_end, num_sms):
+    """Per SM, the cycles covered by the union of its CTAs' [start, end) intervals (by_sm: the CTAs
+    ordered by SM, then start)."""
+    out = np.zeros(num_sms, np.int64)
+    k = 0
+    n = by_sm.shape[0]
+    while k < n and cta_sm[by_sm[k]] < 0:
+        k += 1
+    while k < n:
+        sm = cta_sm[by_sm[k]]
+        s0 = cta_start[by_sm[k]]
+        run_end = cta_end[by_sm[k]]
+        gap = 0
+        k += 1
+        while k < n and cta_sm[by_sm[k]] == sm:
+            c = by_sm[k]
+            if cta_start[c] > run_end:
+                gap += cta_start[c] - run_end
+            if cta_end[c] > run_end:
+                run_end = cta_end[c]
+            k += 1
+        if sm < num_sms:
+            out[sm] = run_end - s0 - gap
+    return out
+
+
+@njit(cache=True)
+def _issued_per_bin(e_issue, warp_off, warp_sm, num_sms, nb, span):
+    """Warp instructions issued per SM and timeline bin (bin = issue * nb // span, the last bin
+    closed)."""
+    out = np.zeros((num_sms, nb), np.int64)
+    for w in range(warp_off.shape[0] - 1):
+        for e in range(warp_off[w], warp_off[w + 1]):
+            if e_issue[e] >= 0:
+                out[warp_sm[w], min(e_issue[e] * nb // span, nb - 1)] += 1
+    return out
+
+
+@njit(cache=True)
+def _resident_per_bin(warp_start, warp_end, warp_sm, edges, num_sms):
+    """Warp-cycles resident per SM and timeline bin: the overlap of each warp's [start, end) with
+    each bin, summed in warp order."""
+    nb = edges.shape[0] - 1
+    out = np.zeros((num_sms, nb), np.float64)
+    for w in range(warp_sm.shape[0]):
+        sm = warp_sm[w]
+        if sm < 0:
+            continue
+        s = float(warp_start[w])
+        e = float(warp_end[w])
+        i = max(np.searchsorted(edges, s, side="right") - 1, 0)
+        while i < nb and edges[i] < e:
+            ov = min(e, edges[i + 1]) - max(s, edges[i])
+            if ov > 0.0:
+                out[sm, i] += ov
+            i += 1
+    return out
+
+
 def _dim3(x):
     if isinstance(x, (int, np.integer)):
         x = (int(x),)
@@ -206,17 +267,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     time_ns = total_cycles / clock_ghz
 
     # per-SM active cycles: union of its CTAs' [start, end) intervals
-    sm_active = np.zeros(num_sms, np.int64)
-    for sm in range(num_sms):
-        sel = cta_sm == sm
-        if not sel.any():
-            continue
-        s, e = cta_start[sel], cta_end[sel]
-        o = np.argsort(s, kind="stable")
-        s, e = s[o], e[o]
-        run_end = np.maximum.accumulate(e)
-        gap = np.maximum(s[1:] - run_end[:-1], 0)
-        sm_active[sm] = int(run_end[-1] - s[0] - gap.sum())
+    by_sm = np.lexsort((cta_start, cta_sm))
+    sm_active = _sm_active(by_sm, cta_sm, cta_start, cta_end, num_sms)
     warp_cycles_sm = np.bincount(warp_sm[warp_sm >= 0], weights=(warp_end - warp_start)[warp_sm >= 0],
                                  minlength=num_sms)
     max_warps = gpu.limits.max_warps_per_sm
@@ -250,18 +302,9 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     nb = max(1, cfg.timeline_bins)
     span = max(cycles, 1)
     edges = np.linspace(0, span, nb + 1)
-    issued = np.zeros((num_sms, nb), np.int64)
-    if N:
-        ok = e_issue >= 0
-        ew = np.repeat(np.arange(W), np.diff(sr.warp_off))[ok]
-        bins = np.minimum((e_issue[ok] * nb) // span, nb - 1)
-        np.add.at(issued, (warp_sm[ew], bins), 1)
-    warps_res = np.zeros((num_sms, nb), np.float64)
+    issued = _issued_per_bin(e_issue, sr.warp_off, warp_sm, num_sms, nb, span)
     width = span / nb
-    for i in range(nb):
-        lo, hi = edges[i], edges[i + 1]
-        ov = np.clip(np.minimum(warp_end, hi) - np.maximum(warp_start, lo), 0, None)
-        warps_res[:, i] = np.bincount(warp_sm[warp_sm >= 0], weights=ov[warp_sm >= 0], minlength=num_sms) / width
+    warps_res = _resident_per_bin(warp_start, warp_end, warp_sm, edges, num_sms) / width
     timeline = {
         "bin_edges_cycles": edges, "issued": issued, "warps_resident": warps_res,
         "cta_sm": cta_sm, "cta_start": cta_start, "cta_end": cta_end,

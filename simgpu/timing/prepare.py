@@ -11,6 +11,13 @@ fetching. The functional engine issues all warps at one pc in one step, which on
 close in time; so within one memory event, an all-L1-hit warp on an SM where another warp of
 the event missed waits as long as the slowest miss of that SM, and an all-L2-hit warp in an
 event where some warp went to DRAM waits for DRAM (gemm's shared B rows, read by many CTAs).
+
+The work is done by numba loops over flat arrays, a few passes in all (group the trace's entries
+by warp, apply the memory events, scale the DRAM sectors, put the shadows back, then reorder the
+scheduled blocks and fold free ops away in one pass), so preparing costs a small fraction of the
+replay. The loops do the same floating-point operations in the same order as the NumPy
+formulation they replaced and give bit-identical streams; tests/timing/test_prepare.py keeps
+that formulation as the reference.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from numba import njit
 
 from simgpu.stats.trace import ExecutionTrace
 from simgpu.timing.config import TimingConfig
@@ -38,46 +46,425 @@ class Streams:
     n_ctas: int
 
 
-def _popcount32(x: np.ndarray) -> np.ndarray:
-    x = x.astype(np.uint32)
-    if hasattr(np, "bitwise_count"):
-        return np.bitwise_count(x).astype(np.int64)
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    return ((((x + (x >> 4)) & 0x0F0F0F0F) * 0x01010101) & 0xFFFFFFFF) >> 24
+# memory event codes for _apply_memory
+SP_SHARED, SP_GLOBAL, SP_LOCAL, SP_OTHER = range(4)
+OP_ST, OP_ATOM, OP_LD = range(3)
+TILE_STEPS, TILE_WARPS = 32, 64
+_SPACE_CODE = {"shared": SP_SHARED, "global": SP_GLOBAL, "local": SP_LOCAL}
+_OP_CODE = {"st": OP_ST, "atom": OP_ATOM, "red": OP_ATOM}
+
+
+@njit(cache=True)
+def _popcount32(x):
+    v = np.int64(x) & 0xFFFFFFFF
+    v = v - ((v >> 1) & 0x55555555)
+    v = (v & 0x33333333) + ((v >> 2) & 0x33333333)
+    v = (v + (v >> 4)) & 0x0F0F0F0F
+    return ((v * 0x01010101) & 0xFFFFFFFF) >> 24
+
+
+@njit(cache=True)
+def _group_by_warp(step_pc, counts, warps, active, n_buckets):
+    """The trace's entries (flat, in step order) grouped by warp, each warp's entries in step order
+    (a stable counting sort on the warp id). Returns, per sorted entry, its warp, pc, step and active
+    lanes (int32, uint8: compact, as these arrays are as long as the trace); per flat entry where it
+    went (pos); the offset of each warp's run (bucket_off); and whether some step lists a warp twice.
+
+    When every step lists its warps in ascending order (both engines do), the entries are moved
+    tile by tile (TILE_STEPS steps x TILE_WARPS warps), so that the writes stay in cache."""
+    S = step_pc.shape[0]
+    N = warps.shape[0]
+    bucket_off = np.zeros(n_buckets + 1, np.int64)
+    for j in range(N):
+        bucket_off[warps[j] + 1] += 1
+    for b in range(n_buckets):
+        bucket_off[b + 1] += bucket_off[b]
+    step_off = np.zeros(S + 1, np.int64)
+    ascending = True
+    j = 0
+    for s in range(S):
+        step_off[s + 1] = step_off[s] + counts[s]
+        for q in range(j + 1, j + counts[s]):
+            if warps[q] <= warps[q - 1]:
+                ascending = False
+        j += counts[s]
+    fill = bucket_off[:-1].copy()
+    w_s = np.empty(N, np.int32)
+    pc_s = np.empty(N, np.int32)
+    step_s = np.empty(N, np.int32)
+    lanes = np.empty(N, np.uint8)
+    pos = np.empty(N, np.int32)
+    if ascending:
+        ptr = step_off[:-1].copy()
+        for s0 in range(0, S, TILE_STEPS):
+            s1 = min(S, s0 + TILE_STEPS)
+            lo = n_buckets
+            for s in range(s0, s1):
+                if ptr[s] < step_off[s + 1] and warps[ptr[s]] < lo:
+                    lo = warps[ptr[s]]
+            while lo < n_buckets:
+                hi = lo + TILE_WARPS
+                nxt = n_buckets
+                for s in range(s0, s1):
+                    q = ptr[s]
+                    e = step_off[s + 1]
+                    p = step_pc[s]
+                    while q < e and warps[q] < hi:
+                        w = warps[q]
+                        d = fill[w]
+                        fill[w] = d + 1
+                        w_s[d] = w
+                        pc_s[d] = p
+                        step_s[d] = s
+                        lanes[d] = _popcount32(active[q])
+                        pos[q] = d
+                        q += 1
+                    ptr[s] = q
+                    if q < e and warps[q] < nxt:
+                        nxt = warps[q]
+                lo = nxt
+        return w_s, pc_s, step_s, lanes, bucket_off, pos, False
+    last = np.full(n_buckets, -1, np.int64)
+    dup = False
+    for s in range(S):
+        p = step_pc[s]
+        for q in range(step_off[s], step_off[s + 1]):
+            w = warps[q]
+            d = fill[w]
+            fill[w] = d + 1
+            w_s[d] = w
+            pc_s[d] = p
+            step_s[d] = s
+            lanes[d] = _popcount32(active[q])
+            pos[q] = d
+            if last[w] == s:
+                dup = True
+            last[w] = s
+    return w_s, pc_s, step_s, lanes, bucket_off, pos, dup
+
+
+@njit(cache=True)
+def _lower_bound(w, s, bucket_off, step_s):
+    """First sorted entry at or after (warp w, step s) (np.searchsorted on warp * S + step)."""
+    if w < 0:
+        return np.int64(0)
+    if w >= bucket_off.shape[0] - 1:
+        return step_s.shape[0]
+    lo = bucket_off[w]
+    hi = bucket_off[w + 1]
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if step_s[mid] < s:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit(cache=True)
+def _apply_memory(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
+                  step_off, fwarps, pos, bucket_off, step_s, dup, lanes, sm_of_warp,
+                  l2_tab, dram_tab, lat_shared, hit_l1, hit_local, lat_dram, spw, atom_k,
+                  merge_l1, merge_l2, lat, wf, l2, dram):
+    """Add every memory event's work to the entries of its warps (see build_streams). wfr holds the
+    wavefronts of the shared events, sec/h1/h2 the sectors / L1 hits / L2 hits of the others, each
+    in event order. Returns False if an event names a (warp, step) past the last entry."""
+    N = lat.shape[0]
+    E = ev_step.shape[0]
+    maxk = 0
+    for e in range(E):
+        maxk = max(maxk, ev_off[e + 1] - ev_off[e])
+    idx = np.empty(maxk, np.int64)
+    el = np.empty(maxk, np.float64)
+    mi = np.empty(maxk, np.int64)
+    dm = np.empty(maxk, np.int64)
+    n_sm = 1
+    for x in sm_of_warp:
+        n_sm = max(n_sm, x + 1)
+    grp = np.zeros(n_sm, np.float64)
+    ps = 0
+    pg = 0
+    for e in range(E):
+        a = ev_off[e]
+        k = ev_off[e + 1] - a
+        s = ev_step[e]
+        # the entry of each warp at this step: walk the step's warps (events list them in the
+        # step's order), else a binary search in the warp's run
+        q = step_off[s]
+        qe = step_off[s + 1]
+        walk = not dup
+        for i in range(k):
+            w = ew[a + i]
+            found = np.int64(-1)
+            if walk:
+                qq = q
+                while qq < qe and fwarps[qq] != w:
+                    qq += 1
+                if qq < qe:
+                    found = pos[qq]
+                    q = qq
+                else:
+                    walk = False
+            if found < 0:
+                found = _lower_bound(w, s, bucket_off, step_s)
+            if found >= N:
+                return False
+            idx[i] = found
+        if ev_space[e] == SP_SHARED:
+            for i in range(k):
+                j = idx[i]
+                w_ = wfr[ps + i]
+                x = w_ - 1.0
+                if x < 0.0:
+                    x = 0.0
+                v = np.int64(lat_shared + x)
+                if v > lat[j]:
+                    lat[j] = v
+                wf[j] += w_
+            ps += k
+            continue
+        sp = ev_space[e]
+        op = ev_op[e]
+        hit = hit_local if sp == SP_LOCAL else hit_l1
+        any_miss = False
+        any_dmiss = False
+        for i in range(k):
+            sc = sec[pg + i]
+            m = sc - h1[pg + i]
+            if m < 0:
+                m = 0
+            d = m - h2[pg + i]
+            if d < 0:
+                d = 0
+            mi[i] = m
+            dm[i] = d
+            any_miss = any_miss or m > 0
+            any_dmiss = any_dmiss or d > 0
+            l2lat = l2_tab[np.int64(np.ceil(float(max(m, 1)) / spw))]
+            if op == OP_ST:
+                el[i] = l2lat if sp == SP_GLOBAL else hit
+            elif op == OP_ATOM:
+                x = float(lanes[idx[i]]) / float(max(sc, 1)) - 1.0
+                if x < 0.0:
+                    x = 0.0
+                el[i] = (lat_dram if d > 0 else l2lat) + x * atom_k
+            elif d > 0:
+                el[i] = dram_tab[np.int64(np.ceil(float(max(d, 1)) / spw))]
+            elif m > 0:
+                el[i] = l2lat
+            else:
+                el[i] = hit
+        if op == OP_LD:
+            if merge_l1 and any_miss:
+                for i in range(k):
+                    if mi[i] > 0:
+                        g = sm_of_warp[ew[a + i]]
+                        if el[i] > grp[g]:
+                            grp[g] = el[i]
+                for i in range(k):
+                    if mi[i] == 0:
+                        g = sm_of_warp[ew[a + i]]
+                        if grp[g] > el[i]:
+                            el[i] = grp[g]
+                for i in range(k):
+                    if mi[i] > 0:
+                        grp[sm_of_warp[ew[a + i]]] = 0.0
+            if merge_l2 and any_dmiss:
+                for i in range(k):
+                    if mi[i] > 0 and dm[i] == 0:
+                        el[i] = lat_dram
+        for i in range(k):
+            j = idx[i]
+            sc = sec[pg + i]
+            v = np.int64(np.rint(el[i]))
+            if v > lat[j]:
+                lat[j] = v
+            w_ = np.ceil(float(sc) / spw)
+            if w_ < 1.0:
+                w_ = 1.0
+            wf[j] += w_
+            if op == OP_ST:
+                l2[j] += float(sc) if sp == SP_GLOBAL else float(mi[i])
+                dram[j] += 0.0
+            else:
+                l2[j] += float(sc) if op == OP_ATOM else float(mi[i])
+                dram[j] += float(dm[i])
+        pg += k
+    return True
+
+
+@njit(cache=True)
+def _sum_per_pc(pcs, x, n_pc):
+    out = np.zeros(n_pc, np.float64)
+    for i in range(pcs.shape[0]):
+        out[pcs[i]] += x[i]
+    return out
+
+
+@njit(cache=True)
+def _scale_per_pc(x, pcs, factor):
+    for i in range(pcs.shape[0]):
+        x[i] = x[i] * factor[pcs[i]]
+
+
+@njit(cache=True)
+def _fill_shadows_nb(tgt_of, warps, pcs, lat, wf, l2, dram, lanes):
+    n = pcs.shape[0]
+    extra = 0
+    for i in range(n - 1):
+        t = tgt_of[pcs[i]]
+        if t > pcs[i] + 1 and warps[i + 1] == warps[i] and pcs[i + 1] == t:
+            extra += t - pcs[i] - 1
+    if extra == 0:
+        return warps, pcs, lat, wf, l2, dram, lanes
+    total = n + extra
+    w2 = np.empty(total, warps.dtype)
+    p2 = np.empty(total, pcs.dtype)
+    lat2 = np.empty(total, lat.dtype)
+    wf2 = np.empty(total, wf.dtype)
+    l22 = np.empty(total, l2.dtype)
+    d2 = np.empty(total, dram.dtype)
+    ln2 = np.empty(total, lanes.dtype)
+    o = 0
+    for i in range(n):
+        w2[o] = warps[i]
+        p2[o] = pcs[i]
+        lat2[o] = lat[i]
+        wf2[o] = wf[i]
+        l22[o] = l2[i]
+        d2[o] = dram[i]
+        ln2[o] = lanes[i]
+        o += 1
+        if i < n - 1:
+            t = tgt_of[pcs[i]]
+            if t > pcs[i] + 1 and warps[i + 1] == warps[i] and pcs[i + 1] == t:
+                for pc in range(pcs[i] + 1, t):
+                    w2[o] = warps[i]
+                    p2[o] = pc
+                    lat2[o] = -1
+                    wf2[o] = 0.0
+                    l22[o] = 0.0
+                    d2[o] = 0.0
+                    ln2[o] = 0.0
+                    o += 1
+    return w2, p2, lat2, wf2, l22, d2, ln2
 
 
 def _fill_shadows(shadows: dict[int, int], n_pc: int, warps, pcs, lat, wf, l2, dram, lanes):
     """Insert the instructions of every if-converted shadow a warp jumped over (predicated off:
-    they issue, with no memory work and no active lanes)."""
+    they issue, with no memory work and no active lanes). shadows: branch pc -> its target; an
+    entry at a branch pc whose warp's next entry is the target gets the pcs in between after it."""
     tgt_of = np.full(n_pc + 1, -1, np.int64)
     for p, t in shadows.items():
         if 0 <= p < n_pc:
             tgt_of[p] = t
-    n = len(pcs)
-    tgt = tgt_of[pcs]
-    taken = np.zeros(n, bool)
-    taken[:-1] = (tgt[:-1] > pcs[:-1] + 1) & (warps[1:] == warps[:-1]) & (pcs[1:] == tgt[:-1])
-    if not taken.any():
-        return warps, pcs, lat, wf, l2, dram, lanes
-    extra = np.where(taken, tgt - pcs - 1, 0)
-    pos = np.arange(n) + np.concatenate([[0], np.cumsum(extra)[:-1]])
-    total = n + int(extra.sum())
-    src = np.flatnonzero(taken)
-    cnt = extra[src]
-    rep = np.repeat(src, cnt)
-    k = np.arange(len(rep)) - np.repeat(np.cumsum(cnt) - cnt, cnt)  # 0.. within each shadow
-    ins = pos[rep] + 1 + k
-    out = []
-    for arr, fill in ((warps, None), (pcs, None), (lat, -1), (wf, 0.0), (l2, 0.0), (dram, 0.0), (lanes, 0.0)):
-        new = np.empty(total, arr.dtype)
-        new[pos] = arr
-        if fill is None:
-            new[ins] = warps[rep] if arr is warps else pcs[rep] + 1 + k
+    return _fill_shadows_nb(tgt_of, warps, pcs, lat, wf, l2, dram, lanes)
+
+
+@njit(cache=True)
+def _match_block(i, b, blk_start, blk_off, warps, pcs):
+    """Whether entries i.. are a full instance of block b: one warp's consecutive entries at the
+    block's pcs a, a+1, ..., a+m-1."""
+    a = blk_start[b]
+    m = blk_off[b + 1] - blk_off[b]
+    if i + m > pcs.shape[0]:
+        return False
+    for j in range(1, m):
+        if pcs[i + j] != a + j or warps[i + j] != warps[i]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def _permute(arr, i, src):
+    tmp = arr[i:i + src.shape[0]].copy()
+    for j in range(src.shape[0]):
+        arr[i + j] = tmp[src[j]]
+
+
+@njit(cache=True)
+def _reorder_blocks(block_of_pc, blk_start, blk_off, blk_src, warps, pcs, lat, wf, l2, dram, lanes):
+    """In place: every full instance of a scheduled block gets its entries in the block's order
+    (entry j takes what was at j' = blk_src[j]). Blocks must not overlap."""
+    n = pcs.shape[0]
+    i = 0
+    while i < n:
+        b = block_of_pc[pcs[i]]
+        if b >= 0 and _match_block(i, b, blk_start, blk_off, warps, pcs):
+            src = blk_src[blk_off[b]:blk_off[b + 1]]
+            _permute(pcs, i, src)
+            _permute(lat, i, src)
+            _permute(wf, i, src)
+            _permute(l2, i, src)
+            _permute(dram, i, src)
+            _permute(lanes, i, src)
+            i += src.shape[0]
         else:
-            new[ins] = fill
-        out.append(new)
-    return tuple(out)
+            i += 1
+
+
+@njit(cache=True)
+def _emit(kind, k_free, n_warps, block_of_pc, blk_start, blk_off, blk_src,
+          warps, pcs, lat, wf, l2, dram, lanes):
+    """The streams: the entries in order, every full instance of a scheduled block in the block's
+    order (as _reorder_blocks; blocks must not overlap), free ops dropped, in the final dtypes;
+    and warp_off (warp_off[w] = entries of warps below w)."""
+    n = pcs.shape[0]
+    m = 0
+    for i in range(n):
+        if kind[pcs[i]] != k_free:
+            m += 1
+    e_pc = np.empty(m, np.int32)
+    e_lat = np.empty(m, np.int32)
+    e_wf = np.empty(m, np.float64)
+    e_l2 = np.empty(m, np.float64)
+    e_dram = np.empty(m, np.float64)
+    e_lanes = np.empty(m, np.float64)
+    warp_off = np.zeros(n_warps + 1, np.int64)
+    o = 0
+    i = 0
+    while i < n:
+        b = block_of_pc[pcs[i]]
+        matched = b >= 0 and _match_block(i, b, blk_start, blk_off, warps, pcs)
+        span = blk_off[b + 1] - blk_off[b] if matched else 1
+        for j in range(span):
+            k = i + blk_src[blk_off[b] + j] if matched else i
+            if kind[pcs[k]] == k_free:
+                continue
+            e_pc[o] = pcs[k]
+            e_lat[o] = lat[k]
+            e_wf[o] = wf[k]
+            e_l2[o] = l2[k]
+            e_dram[o] = dram[k]
+            e_lanes[o] = lanes[k]
+            if warps[k] < n_warps:
+                warp_off[warps[k] + 1] += 1
+            o += 1
+        i += span
+    for w in range(n_warps):
+        warp_off[w + 1] += warp_off[w]
+    return e_pc, e_lat, e_wf, e_l2, e_dram, e_lanes, warp_off
+
+
+@njit(cache=True)
+def _cta_layout(cta, n_ctas):
+    """First warp id and warp count of each CTA; False if a CTA's warps are not contiguous ids."""
+    W = cta.shape[0]
+    nw = np.zeros(n_ctas, np.int64)
+    w0 = np.full(n_ctas, W, np.int64)
+    for w in range(W):
+        c = cta[w]
+        nw[c] += 1
+        if w < w0[c]:
+            w0[c] = w
+    for c in range(n_ctas):
+        if w0[c] >= W:
+            w0[c] = -1
+    for w in range(W):
+        rel = w - w0[cta[w]]
+        if rel < 0 or rel >= nw[cta[w]]:
+            return w0, nw, False
+    return w0, nw, True
 
 
 def l2_latency(lines: np.ndarray, cfg: TimingConfig) -> np.ndarray:
@@ -97,6 +484,65 @@ def dram_latency(lines: np.ndarray, cfg: TimingConfig) -> np.ndarray:
     return np.rint(lo + gap * (1.0 - p_near ** np.maximum(lines, 1)))
 
 
+def _flat(parts: list, dtype) -> np.ndarray:
+    return np.concatenate(parts, dtype=dtype, casting="unsafe") if parts else np.zeros(0, dtype)
+
+
+def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, fwarps: np.ndarray,
+                 pos: np.ndarray, bucket_off: np.ndarray, step_s: np.ndarray, dup: bool, lanes: np.ndarray,
+                 lat: np.ndarray, wf: np.ndarray, l2: np.ndarray, dram: np.ndarray) -> None:
+    """What the memory system answered, per entry (the per-event model, applied in event order).
+
+    Shared: latency lat_shared + (wavefronts - 1), the wavefronts on L1TEX.
+    Global/local, per warp: miss = sectors - L1 hits, dmiss = miss - L2 hits; wavefronts
+    max(ceil(sectors / sectors_per_wavefront), 1); the latency of where its slowest sector hit,
+    L1 (local or global hit latency), L2 (l2_latency of its missed lines) or DRAM (dram_latency).
+    * st: write-through to L2, the warp's exit waits for the acknowledgement: L2 latency and every
+      sector to L2 for global stores, L1 hit latency and the misses to L2 for local ones.
+    * atom/red: every sector to L2, DRAM latency if some missed L2, plus the serialisation of the
+      lanes that hit one sector (same-address atomics at same_address_atomics_per_ns).
+    * ld: the misses to L2, dmiss from DRAM; with merge_inflight_l1, an all-L1-hit warp on an SM
+      where another warp of the event missed waits as long as that SM's slowest miss; with
+      merge_inflight_l2, an all-L2-hit warp in an event where some warp went to DRAM waits lat_dram.
+    An entry's latency is the largest of its events', its wavefronts and sectors add up."""
+    evs = [ev for ev in trace.memory if len(ev.warps)]
+    if not evs:
+        return
+    S = trace.n_steps
+    shared = [ev.space == "shared" for ev in evs]
+    ev_step = np.array([ev.step for ev in evs], np.int64)
+    if S == 0 or ev_step.min() < 0 or ev_step.max() >= S:
+        raise ValueError("trace: a memory event names a step the trace does not have")
+    ev_space = np.array([_SPACE_CODE.get(ev.space, SP_OTHER) for ev in evs], np.int64)
+    ev_op = np.array([_OP_CODE.get(ev.op, OP_LD) for ev in evs], np.int64)
+    ev_off = np.zeros(len(evs) + 1, np.int64)
+    np.cumsum([len(ev.warps) for ev in evs], out=ev_off[1:])
+    ew = _flat([ev.warps for ev in evs], np.int64)
+    wfr = _flat([ev.wavefronts for ev, s in zip(evs, shared) if s], np.float64)
+    glob = [ev for ev, s in zip(evs, shared) if not s]
+    sec = _flat([ev.sectors for ev in glob], np.int64)
+    h1 = _flat([ev.l1_hit_sectors for ev in glob], np.int64)
+    h2 = _flat([ev.l2_hit_sectors for ev in glob], np.int64)
+    spw = float(cfg.sectors_per_wavefront)
+    # latency tables over the number of lines (l2_latency / dram_latency of 0..max)
+    miss = np.maximum(sec - h1, 0)
+    dmiss = np.maximum(miss - h2, 0)
+    n_l2 = int(np.ceil(max(int(miss.max(initial=0)), 1) / spw))
+    n_dram = int(np.ceil(max(int(dmiss.max(initial=0)), 1) / spw))
+    l2_tab = l2_latency(np.arange(n_l2 + 1, dtype=np.float64), cfg)
+    dram_tab = dram_latency(np.arange(n_dram + 1, dtype=np.float64), cfg)
+    step_off = np.zeros(S + 1, np.int64)
+    np.cumsum(trace.flat_steps()[1], out=step_off[1:])
+    atom_k = clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
+    ok = _apply_memory(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
+                       step_off, fwarps, pos, bucket_off, step_s, dup, lanes, trace.sm_of_warp(),
+                       l2_tab, dram_tab, float(cfg.lat_shared), float(cfg.lat_l1_hit), float(cfg.lat_local_l1_hit),
+                       float(cfg.lat_dram), spw, atom_k, bool(cfg.merge_inflight_l1), bool(cfg.merge_inflight_l2),
+                       lat, wf, l2, dram)
+    if not ok:
+        raise IndexError("trace: a memory event names a (warp, step) after the last entry")
+
+
 def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,
                   clock_mhz: float, schedules: list[tuple[int, np.ndarray]] | None = None,
                   dram_bytes_per_pc: dict[int, float] | None = None,
@@ -110,121 +556,68 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     its instructions are put back as entries with no memory work, so the block's scheduled order
     applies to that instance too."""
     W = trace.num_warps
-    S = trace.n_steps
-    if S:
-        step_pc, counts, warps, active = trace.flat_steps()
-        warps = warps.copy()
-        pcs = np.repeat(step_pc, counts)
-        steps = np.repeat(np.arange(S, dtype=np.int64), counts)
+    n_pc = len(st.kind)
+    if trace.n_steps:
+        step_pc, counts, fwarps, active = trace.flat_steps()
     else:
-        warps = pcs = steps = np.zeros(0, np.int64)
+        step_pc = counts = fwarps = np.zeros(0, np.int64)
         active = np.zeros(0, np.uint32)
-    key = warps * max(S, 1) + steps
-    order = np.argsort(key, kind="stable")
-    key, warps, pcs, active = key[order], warps[order], pcs[order], active[order]
-    n = len(key)
+    n_buckets = W
+    if len(fwarps):
+        if len(fwarps) >= 2**31 or trace.n_steps >= 2**31:
+            raise ValueError("trace: too long")
+        if fwarps.min() < 0:
+            raise ValueError("trace: negative warp id")
+        n_buckets = max(W, int(fwarps.max()) + 1)
+    if len(step_pc) and (step_pc.min() < 0 or step_pc.max() >= n_pc):
+        raise ValueError("trace: a step's pc is outside the kernel")
+    # each warp's own stream, in issue (step) order
+    warps, pcs, step_s, lanes, bucket_off, pos, dup = _group_by_warp(step_pc, counts, fwarps, active, n_buckets)
+    n = len(pcs)
     lat = np.full(n, -1, np.int64)
     wf = np.zeros(n, np.float64)
     l2 = np.zeros(n, np.float64)
     dram = np.zeros(n, np.float64)
-    lanes = _popcount32(active).astype(np.float64)
-    sm_of_warp = trace.sm_of_warp()
-    kind = st.kind
-    spw = cfg.sectors_per_wavefront
-    for ev in trace.memory:
-        ew = np.asarray(ev.warps, np.int64)
-        if len(ew) == 0:
-            continue
-        idx = np.searchsorted(key, ew * max(S, 1) + ev.step)
-        if ev.space == "shared":
-            w = np.asarray(ev.wavefronts, np.float64)
-            elat = cfg.lat_shared + np.maximum(w - 1, 0)
-            np.maximum.at(lat, idx, elat.astype(np.int64))
-            np.add.at(wf, idx, w)
-            continue
-        sec = np.asarray(ev.sectors, np.int64)
-        h1 = np.asarray(ev.l1_hit_sectors, np.int64)
-        h2 = np.asarray(ev.l2_hit_sectors, np.int64)
-        miss = np.maximum(sec - h1, 0)
-        dmiss = np.maximum(miss - h2, 0)
-        w = np.maximum(np.ceil(sec / spw), 1.0)
-        l2lat = l2_latency(np.ceil(np.maximum(miss, 1) / spw), cfg)
-        hit_lat = cfg.lat_local_l1_hit if ev.space == "local" else cfg.lat_l1_hit
-        if ev.op == "st":
-            # write-through to L2; the warp's exit waits for the acknowledgement
-            elat = l2lat if ev.space == "global" else np.full(len(ew), float(hit_lat))
-            l2s = sec.astype(np.float64) if ev.space == "global" else miss.astype(np.float64)
-            ds = np.zeros(len(ew))
-        elif ev.op in ("atom", "red"):
-            per_sector = lanes[idx] / np.maximum(sec, 1)
-            serial = np.maximum(per_sector - 1.0, 0.0) * (clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns)
-            elat = np.where(dmiss > 0, cfg.lat_dram, l2lat) + serial
-            l2s = sec.astype(np.float64)
-            ds = dmiss.astype(np.float64)
-        else:
-            dlat = dram_latency(np.ceil(np.maximum(dmiss, 1) / spw), cfg)
-            elat = np.where(dmiss > 0, dlat, np.where(miss > 0, l2lat, float(hit_lat)))
-            if cfg.merge_inflight_l1 and (miss > 0).any():
-                sms = sm_of_warp[ew]
-                grp = np.zeros(int(sms.max()) + 1)
-                np.maximum.at(grp, sms[miss > 0], elat[miss > 0])
-                elat = np.where(miss == 0, np.maximum(elat, grp[sms]), elat)
-            if cfg.merge_inflight_l2 and (dmiss > 0).any():
-                elat = np.where((miss > 0) & (dmiss == 0), float(cfg.lat_dram), elat)
-            l2s = miss.astype(np.float64)
-            ds = dmiss.astype(np.float64)
-        np.maximum.at(lat, idx, np.rint(elat).astype(np.int64))
-        np.add.at(wf, idx, w)
-        np.add.at(l2, idx, l2s)
-        np.add.at(dram, idx, ds)
+    _memory_work(trace, cfg, clock_mhz, fwarps, pos, bucket_off, step_s, dup, lanes, lat, wf, l2, dram)
     # DRAM sectors per missed sector, per pc
-    n_pc = len(st.kind)
     factor = np.full(n_pc, float(cfg.dram_sectors_per_miss), np.float64)
     if dram_bytes_per_pc:
-        miss_pc = np.bincount(pcs, weights=dram, minlength=n_pc)
+        miss_pc = _sum_per_pc(pcs, dram, n_pc)
         for pc, by in dram_bytes_per_pc.items():
             if 0 <= pc < n_pc and miss_pc[pc] > 0:
                 factor[pc] = float(by) / cfg.sector_bytes / miss_pc[pc]
-    dram *= factor[pcs]
+    _scale_per_pc(dram, pcs, factor)
     if shadows and n:
         warps, pcs, lat, wf, l2, dram, lanes = _fill_shadows(shadows, n_pc, warps, pcs, lat, wf, l2, dram, lanes)
         n = len(pcs)
-    # ptxas-like order inside each basic block (full block instances only)
-    if schedules and n:
-        arrays = [pcs, lat, wf, l2, dram, lanes]
-        for a, order in schedules:
-            m = len(order)
-            idx = np.flatnonzero(pcs == a)
-            idx = idx[idx + m <= n]
-            if not len(idx):
-                continue
-            span = idx[:, None] + np.arange(m)[None, :]
-            ok = np.all((pcs[span] == a + np.arange(m)[None, :]) & (warps[span] == warps[idx][:, None]), axis=1)
-            span = span[ok]
-            if not len(span):
-                continue
-            src = span[:, 0:1] + (np.asarray(order) - a)[None, :]
-            for arr in arrays:
-                arr[span] = arr[src]
-    # fold free ops away
-    keep = kind[pcs] != K_FREE
-    warps, pcs = warps[keep], pcs[keep]
-    lat, wf, l2, dram, lanes = lat[keep], wf[keep], l2[keep], dram[keep], lanes[keep]
-    warp_off = np.searchsorted(warps, np.arange(W + 1, dtype=np.int64)).astype(np.int64)
+    # ptxas-like order inside each basic block (full block instances only), then fold free ops away
+    block_of_pc = np.full(n_pc, -1, np.int64)
+    starts = np.array([a for a, _ in schedules or ()], np.int64)
+    blk_off = np.zeros(len(starts) + 1, np.int64)
+    np.cumsum([len(order) for _, order in schedules or ()], out=blk_off[1:])
+    blk_src = _flat([np.asarray(order, np.int64) - a for a, order in schedules or ()], np.int64)
+    if len(starts) and n:
+        ends = starts + np.diff(blk_off)
+        o = np.argsort(starts, kind="stable")
+        if np.all(starts[o][1:] >= ends[o][:-1]) and starts.min() >= 0 and ends.max() <= n_pc:
+            block_of_pc[starts] = np.arange(len(starts))
+        else:  # overlapping blocks: one block at a time, in the given order
+            for b in range(len(starts)):
+                if 0 <= starts[b] < n_pc:
+                    one = np.full(n_pc, -1, np.int64)
+                    one[starts[b]] = 0
+                    _reorder_blocks(one, starts[b:b + 1], blk_off[b:b + 2] - blk_off[b],
+                                    blk_src[blk_off[b]:blk_off[b + 1]], warps, pcs, lat, wf, l2, dram, lanes)
+    e_pc, e_lat, e_wf, e_l2, e_dram, e_lanes, warp_off = _emit(st.kind, K_FREE, W, block_of_pc, starts, blk_off,
+                                                               blk_src, warps, pcs, lat, wf, l2, dram, lanes)
     cta = trace.cta_of_warp()
-    cta_warp0 = np.full(n_ctas, -1, np.int64)
-    cta_nwarps = np.zeros(n_ctas, np.int64)
-    if W:
-        np.add.at(cta_nwarps, cta, 1)
-        first = np.full(n_ctas, W, np.int64)
-        np.minimum.at(first, cta, np.arange(W, dtype=np.int64))
-        cta_warp0 = np.where(first < W, first, -1)
+    if W and (cta.min() < 0 or cta.max() >= n_ctas):
+        raise IndexError("trace: a warp's CTA id is outside the grid")
+    cta_warp0, cta_nwarps, contiguous = _cta_layout(cta, n_ctas)
+    if not contiguous:
         # warps of a CTA must be contiguous ids (the engine lays a wave out CTA by CTA)
-        rel = np.arange(W, dtype=np.int64) - cta_warp0[cta]
-        if np.any(rel < 0) or np.any(rel >= cta_nwarps[cta]):
-            raise ValueError("trace: warps of a CTA are not contiguous")
-    return Streams(pcs.astype(np.int32), lat.astype(np.int32), wf, l2, dram, lanes, warp_off, cta_warp0,
-                   cta_nwarps, n_ctas)
+        raise ValueError("trace: warps of a CTA are not contiguous")
+    return Streams(e_pc, e_lat, e_wf, e_l2, e_dram, e_lanes, warp_off, cta_warp0, cta_nwarps, n_ctas)
 
 
 # kinds that use the L1TEX path of their SM

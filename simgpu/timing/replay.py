@@ -3,9 +3,13 @@
 One global clock over all SMs (shared resources: the CTA dispatcher, L2 and DRAM bandwidth,
 the global-atomic unit), with skip-ahead: each scheduler records the earliest cycle at which one
 of its warps could issue, and the clock jumps to the earliest such cycle (or the next CTA
-dispatch) when nothing can issue now. All times are known at issue: a memory instruction
-reserves its L1TEX cycles on its SM and its sectors in the L2/DRAM token queues when it issues,
-so its completion time (queueing delay + where-it-hit latency) is fixed then.
+dispatch) when nothing can issue now. A cycle visits only the SMs that have a scheduler with
+something to wake up for (a list kept in SM order), and a warp's operand-ready time is worked
+out when it changes (at its issue, arrival, barrier release), not at every scan, so the cost
+grows with issued instructions and busy SMs, not with idle cycles or the size of the GPU.
+All times are known at issue: a memory instruction reserves its L1TEX cycles on its SM and its
+sectors in the L2/DRAM token queues when it issues, so its completion time (queueing delay +
+where-it-hit latency) is fixed then.
 
 Stall accounting is O(1) per issue: the cycles a warp spent between two issues are split into
 the part before its operands / barrier / branch were ready (wait, short_scoreboard,
@@ -81,6 +85,45 @@ def _interp(u, xs, ys):
 
 
 @njit(cache=True)
+def _operands_ready(w, gs, pc, w_ready, w_rreason, src, dst, reg_ready, reg_sb):
+    """When warp w (in slot gs) can issue pc as far as its own state goes: its ready time, raised by
+    every source or destination register still in flight; and why it waits (the last raise)."""
+    r = w_ready[w]
+    reason = w_rreason[w]
+    for j in range(MAX_SRC):
+        reg = src[pc, j]
+        if reg < 0:
+            break
+        rt = reg_ready[gs, reg]
+        if rt > r:
+            r = rt
+            reason = _sb_reason(reg_sb[gs, reg])
+    for j in range(MAX_DST):
+        reg = dst[pc, j]
+        if reg < 0:
+            break
+        rt = reg_ready[gs, reg]
+        if rt > r:
+            r = rt
+            reason = _sb_reason(reg_sb[gs, reg])
+    return r, reason
+
+
+@njit(cache=True)
+def _activate(act_sm, n_act, sm):
+    """Insert sm into the ascending act_sm[:n_act] if it is not there; the new length."""
+    i = n_act
+    while i > 0 and act_sm[i - 1] > sm:
+        i -= 1
+    if i > 0 and act_sm[i - 1] == sm:
+        return n_act
+    for j in range(n_act, i, -1):
+        act_sm[j] = act_sm[j - 1]
+    act_sm[i] = sm
+    return n_act + 1
+
+
+@njit(cache=True)
 def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            e_pc, e_lat, e_wf, e_l2, e_dram, e_lanes,
            warp_off, cta_warp0, cta_nwarps,
@@ -102,6 +145,10 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     ptr = warp_off[:-1].copy()
     w_ready = np.zeros(W, np.int64)
     w_rreason = np.zeros(W, np.int64)
+    # _operands_ready of each warp's next entry, kept up to date: it changes only when the warp
+    # issues, arrives or leaves a barrier (a warp's registers are its own)
+    w_opr = np.zeros(W, np.int64)
+    w_opr_reason = np.zeros(W, np.int64)
     w_last = np.zeros(W, np.int64)
     w_done = np.zeros(W, np.bool_)
     w_atbar = np.zeros(W, np.bool_)
@@ -114,6 +161,9 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     done_w = np.zeros(C, np.int64)
     n_sched = num_sms * n_sub
     sched_wake = np.full(n_sched, INF, np.int64)
+    # the SMs some scheduler of which has a wake-up time (< INF), ascending: only they are visited
+    act_sm = np.zeros(num_sms, np.int64)
+    n_act = 0
     last_slot = np.full(n_sched, -1, np.int64)
     pipe_free = np.zeros((n_sched, N_PIPES), np.int64)
     l1_free = np.zeros(num_sms, np.float64)
@@ -195,7 +245,11 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 sc = best * n_sub + s % n_sub
                 if sched_wake[sc] > t:
                     sched_wake[sc] = t
-                if ptr[w] >= warp_off[w + 1]:
+                    n_act = _activate(act_sm, n_act, best)
+                if ptr[w] < warp_off[w + 1]:
+                    w_opr[w], w_opr_reason[w] = _operands_ready(w, gs, e_pc[ptr[w]], w_ready, w_rreason, src, dst,
+                                                                reg_ready, reg_sb)
+                else:
                     # a warp with nothing to run
                     w_done[w] = True
                     warp_end[w] = t + 1
@@ -209,11 +263,13 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
         if ctas_done == C and next_cta >= C:
             break
         # ------------------------------------------------------------ schedulers
-        for sc in range(n_sched):
+        # (in scheduler order; a scheduler of an SM outside act_sm has nothing to do before INF)
+        for sc_i in range(n_act * n_sub):
+            sm = act_sm[sc_i // n_sub]
+            sp = sc_i - (sc_i // n_sub) * n_sub
+            sc = sm * n_sub + sp
             if sched_wake[sc] > t:
                 continue
-            sm = sc // n_sub
-            sp = sc % n_sub
             wake = INF
             chosen = -1
             chosen_age = INF
@@ -231,30 +287,13 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 w = slot_warp[gs]
                 if w < 0 or w_done[w] or w_atbar[w]:
                     continue
-                e = ptr[w]
-                pc = e_pc[e]
-                r = w_ready[w]
-                reason = w_rreason[w]
-                for j in range(MAX_SRC):
-                    reg = src[pc, j]
-                    if reg < 0:
-                        break
-                    rt = reg_ready[gs, reg]
-                    if rt > r:
-                        r = rt
-                        reason = _sb_reason(reg_sb[gs, reg])
-                for j in range(MAX_DST):
-                    reg = dst[pc, j]
-                    if reg < 0:
-                        break
-                    rt = reg_ready[gs, reg]
-                    if rt > r:
-                        r = rt
-                        reason = _sb_reason(reg_sb[gs, reg])
+                r = w_opr[w]
                 if r > t:
                     if r < wake:
                         wake = r
                     continue
+                reason = w_opr_reason[w]
+                pc = e_pc[ptr[w]]
                 p = pipe[pc]
                 blocked = 0
                 thr_reason = 0
@@ -404,6 +443,9 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 w_ready[w] = t + lat_branch
                 w_rreason[w] = R_BRANCH
             ptr[w] = e + 1
+            if e + 1 < warp_off[w + 1]:
+                w_opr[w], w_opr_reason[w] = _operands_ready(w, gs, e_pc[e + 1], w_ready, w_rreason, src, dst,
+                                                            reg_ready, reg_sb)
             sched_wake[sc] = t + 1
             cta_slot = c_slot // wpc
             g = sm * ctas_per_sm + cta_slot
@@ -443,15 +485,29 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             w_ready[ww] = rel
                             w_rreason[ww] = R_BARRIER
                         s2 = cta_slot * wpc + i
+                        if ptr[ww] < warp_off[ww + 1]:
+                            w_opr[ww], w_opr_reason[ww] = _operands_ready(ww, sm * max_slots + s2, e_pc[ptr[ww]],
+                                                                          w_ready, w_rreason, src, dst, reg_ready,
+                                                                          reg_sb)
                         sc2 = sm * n_sub + s2 % n_sub
                         if sched_wake[sc2] > rel:
                             sched_wake[sc2] = rel
                 bar_arrived[c] = 0
         # ------------------------------------------------------------ advance the clock
         nt = INF
-        for sc in range(n_sched):
-            if sched_wake[sc] < nt:
-                nt = sched_wake[sc]
+        n_keep = 0
+        for i in range(n_act):
+            sm = act_sm[i]
+            sm_wake = INF
+            for sc in range(sm * n_sub, (sm + 1) * n_sub):
+                if sched_wake[sc] < sm_wake:
+                    sm_wake = sched_wake[sc]
+            if sm_wake < INF:  # keep it
+                act_sm[n_keep] = sm
+                n_keep += 1
+                if sm_wake < nt:
+                    nt = sm_wake
+        n_act = n_keep
         if next_cta < C:
             d = np.int64(np.ceil(disp_time))
             if d < nt:
