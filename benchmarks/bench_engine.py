@@ -1,14 +1,17 @@
-"""How fast is the simulator? Simulated warp instructions per second of host time, per program.
+"""How fast is the simulator? Both engines side by side, in simulated warp instructions per second.
 
-    python benchmarks/bench_engine.py            # default sizes of every built-in program
-    python benchmarks/bench_engine.py --large    # the programs' large sizes
+    python benchmarks/bench_engine.py                      # default sizes of every built-in program
+    python benchmarks/bench_engine.py --large --only gemm_tiled
     python benchmarks/bench_engine.py --calibration ../shared/calibration
 
-Prints a table: warp instructions, host seconds of the functional engine (`sim s`) and of the
-whole run (`wall s`: compilation, memory model and timing replay included), warp instructions per
-second, and the peak traced memory (NumPy allocations via tracemalloc, measured in a second run
-because tracing slows allocation down). All rows come from one run on one machine: compare ratios
-within a table, not numbers across machines.
+For each program (and each calibration kernel, at the size the H200 measured) the same launches run
+on the reference engine and on the fast engine, one right after the other. Columns: warp
+instructions; `ref s` / `fast s`: host seconds of the functional engine (memory model included);
+`ref wall` / `fast wall`: the whole run (plus the timing replay); warp instructions per second of
+the fast engine, functional and whole; the speed-ups; the fast run's peak traced allocation (a
+separate run, because tracemalloc slows allocation down). A first section measures numba's
+compile time: the first fast launch in a new process with an empty cache, then with the cache
+written by that process. Compare ratios within one table, not numbers across machines.
 """
 
 from __future__ import annotations
@@ -16,14 +19,39 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import subprocess
+import sys
+import tempfile
 import time
 import tracemalloc
 
 import numpy as np
 
+_FIRST_LAUNCH = """
+import time, numpy as np, simgpu
+t0 = time.perf_counter()
+k = simgpu.RawModule(code='extern "C" __global__ void k(float* y) {{ y[threadIdx.x] = threadIdx.x * 2.0f; }}')
+f = k.get_function("k")
+y = simgpu.zeros(32, dtype=np.float32)
+t1 = time.perf_counter()
+f((1,), (32,), (y,), engine="fast")
+print(time.perf_counter() - t1)
+"""
+
+
+def compile_times() -> tuple[float, float]:
+    """Seconds of the first fast launch in a fresh process: with an empty numba cache, then cached."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        out = []
+        for _ in range(2):
+            r = subprocess.run([sys.executable, "-c", _FIRST_LAUNCH.format()], env=env, capture_output=True,
+                               text=True, check=True)
+            out.append(float(r.stdout.strip().splitlines()[-1]))
+    return out[0], out[1]
+
 
 def _peak_mib(fn) -> float:
-    """Peak traced NumPy/Python allocation of fn() in MiB (a separate run: tracing slows allocation)."""
     tracemalloc.start()
     try:
         fn()
@@ -32,7 +60,16 @@ def _peak_mib(fn) -> float:
         tracemalloc.stop()
 
 
-def bench_programs(large: bool, only: list[str] | None) -> list[tuple[str, int, float, float, float]]:
+def _timed(engine: str, fn):
+    import simgpu
+
+    with simgpu.use_engine(engine):
+        t0 = time.perf_counter()
+        out = fn()
+        return out, time.perf_counter() - t0
+
+
+def bench_programs(large: bool, only: list[str] | None) -> list[tuple]:
     from simgpu.programs import PROGRAMS
 
     rows = []
@@ -40,41 +77,54 @@ def bench_programs(large: bool, only: list[str] | None) -> list[tuple[str, int, 
         if only and name not in only:
             continue
         size = dict(prog.large_size) if large else None
-        t0 = time.perf_counter()
-        run = prog.run(size=size)
-        wall = time.perf_counter() - t0
-        status = "ok" if run.ok else "WRONG OUTPUT"
-        winst = sum(r.warp_instructions for _, r in run.launches)
-        sim = sum(r.host_seconds for _, r in run.launches)
-        peak = _peak_mib(lambda prog=prog, size=size: prog.run(size=size))
-        rows.append((name + ("" if status == "ok" else f" ({status})"), winst, sim, wall, peak))
+        ref, ref_wall = _timed("reference", lambda prog=prog, size=size: prog.run(size=size))
+        fast, fast_wall = _timed("fast", lambda prog=prog, size=size: prog.run(size=size))
+        ok = ref.ok and fast.ok
+        winst = sum(r.warp_instructions for _, r in fast.launches)
+        ref_s = sum(r.host_seconds for _, r in ref.launches)
+        fast_s = sum(r.host_seconds for _, r in fast.launches)
+        peak = _peak_mib(lambda prog=prog, size=size: _timed("fast", lambda: prog.run(size=size)))
+        rows.append((name + ("" if ok else " (WRONG OUTPUT)"), winst, ref_s, fast_s, ref_wall, fast_wall, peak))
     return rows
 
 
-def bench_calibration(path: str) -> list[tuple[str, int, float, float, float]]:
+def bench_calibration(path: str) -> list[tuple]:
     from simgpu.validate import run_suite
 
-    t0 = time.perf_counter()
-    results = run_suite(os.path.join(path, "specs.py"))
-    wall = time.perf_counter() - t0
-    rows = [(r.name, r.warp_instructions, r.host_seconds, r.host_seconds, float("nan")) for r in results]
-    peak = _peak_mib(lambda: run_suite(os.path.join(path, "specs.py"), only=["gemm_naive"]))
-    rows.append(("calibration suite (all 10)", sum(r[1] for r in rows), sum(r[2] for r in rows), wall, float("nan")))
-    rows.append(("  (peak of gemm_naive alone)", 0, 0.0, 0.0, peak))
+    specs = os.path.join(path, "specs.py")
+    ref, ref_wall = _timed("reference", lambda: run_suite(specs))
+    fast, fast_wall = _timed("fast", lambda: run_suite(specs))
+    rows = []
+    for a, b in zip(ref, fast):
+        rows.append((a.name, b.warp_instructions, a.host_seconds, b.host_seconds, float("nan"), float("nan"),
+                     float("nan")))
+    rows.append(("calibration suite (all 10)", sum(r[1] for r in rows), sum(r[2] for r in rows),
+                 sum(r[3] for r in rows), ref_wall, fast_wall, float("nan")))
     return rows
 
 
-def print_table(rows) -> None:
-    print(f"host: {platform.processor() or platform.machine()}, Python {platform.python_version()}, "
-          f"NumPy {np.__version__}, reference engine")
-    print(f"{'program':<28} {'warp instr':>12} {'sim s':>8} {'wall s':>8} {'warp instr/s':>14} {'peak MiB':>9}")
-    for name, winst, sim, wall, peak in rows:
-        rate = winst / sim if sim else 0.0
-        peak_s = "" if peak != peak else f"{peak:.1f}"
-        if not winst:
-            print(f"{name:<28} {'':>12} {'':>8} {'':>8} {'':>14} {peak_s:>9}")
-            continue
-        print(f"{name:<28} {winst:>12,} {sim:>8.2f} {wall:>8.2f} {rate:>14,.0f} {peak_s:>9}")
+def _f(x: float, fmt: str) -> str:
+    return "" if x != x else format(x, fmt)
+
+
+def print_table(rows, compile_s: tuple[float, float] | None) -> None:
+    import numba
+
+    print(f"host: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python "
+          f"{platform.python_version()}, NumPy {np.__version__}, numba {numba.__version__}")
+    if compile_s:
+        print(f"fast engine, first launch in a new process: {compile_s[0]:.1f} s with an empty numba cache, "
+              f"{compile_s[1]:.1f} s with the cache on disk")
+    print(f"{'program':<28} {'warp instr':>11} {'ref s':>7} {'fast s':>7} {'ref wall':>8} {'fast wall':>9} "
+          f"{'fast instr/s':>12} {'wall instr/s':>12} {'speed-up':>8} {'wall x':>6} {'peak MiB':>8}")
+    for name, winst, ref_s, fast_s, ref_wall, fast_wall, peak in rows:
+        rate = winst / fast_s if fast_s else float("nan")
+        wrate = winst / fast_wall if fast_wall == fast_wall and fast_wall else float("nan")
+        print(f"{name:<28} {winst:>11,} {ref_s:>7.2f} {fast_s:>7.2f} {_f(ref_wall, '8.2f'):>8} "
+              f"{_f(fast_wall, '9.2f'):>9} {_f(rate, '12,.0f'):>12} {_f(wrate, '12,.0f'):>12} "
+              f"{_f(ref_s / fast_s if fast_s else float('nan'), '7.1f')+'x':>8} "
+              f"{_f(ref_wall / fast_wall if fast_wall == fast_wall else float('nan'), '5.1f'):>6} "
+              f"{_f(peak, '8.1f'):>8}")
 
 
 def main() -> None:
@@ -82,11 +132,14 @@ def main() -> None:
     ap.add_argument("--large", action="store_true", help="use each program's large size")
     ap.add_argument("--only", nargs="*", help="program names to run")
     ap.add_argument("--calibration", metavar="DIR", help="also run the calibration suite in DIR")
+    ap.add_argument("--no-compile-time", action="store_true", help="skip the compile-time measurement")
     args = ap.parse_args()
+    compile_s = None if args.no_compile_time else compile_times()
+    _timed("fast", lambda: None)
     rows = bench_programs(args.large, args.only)
     if args.calibration:
         rows += bench_calibration(args.calibration)
-    print_table(rows)
+    print_table(rows, compile_s)
 
 
 if __name__ == "__main__":
