@@ -58,6 +58,8 @@ class ExecStats:
 class Engine:
     """Runs one launch: waves of CTAs, each wave to completion."""
 
+    name = "reference"
+
     def __init__(self, lk: LinkedKernel, heap, const_buf: np.ndarray, kparams: np.ndarray,
                  grid: tuple[int, int, int], block: tuple[int, int, int], shared_bytes: int,
                  dynamic_shared: int, ctas_per_wave: int, num_sms: int, memsys=None,

@@ -34,6 +34,8 @@ def decoded(lk) -> Decoded:
 class FastEngine(Engine):
     """Drop-in replacement for Engine (same constructor, same `run`, same `stats`)."""
 
+    name = "fast"
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.dk = decoded(self.lk)

@@ -308,7 +308,7 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
                         shared_dynamic=shared_mem, registers_per_thread=regs, ctas_per_sm=occ.ctas_per_sm,
                         occupancy_limiter=occ.limiter, metrics=metrics, per_pc=per_pc,
                         host_seconds=host_seconds, trace=recorder if pl.keep_trace else None, linked=lk,
-                        timing=timing_result)
+                        timing=timing_result, engine=pl.engine.name)
 
 
 def _instruction_metrics(stats) -> dict[str, float]:

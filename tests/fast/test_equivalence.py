@@ -163,3 +163,5 @@ def test_engine_choice_is_checked():
     with pytest.raises(ValueError, match="engine must be"):
         simgpu.set_engine("turbo")
     assert simgpu.get_engine() in ("fast", "reference")
+    assert kernel((1,), (1,), (p,), engine="reference").engine == "reference"
+    assert kernel((1,), (1,), (p,), engine="fast").engine == "fast"
