@@ -17,6 +17,7 @@ from simgpu.core.engine import Engine
 from simgpu.core.wave import WaveContext
 from simgpu.fast import kernel as K
 from simgpu.fast.decode import N_LD, SP_GLOBAL, SP_SHARED, Decoded, decode
+from simgpu.memory.l2 import N_COUNTERS
 from simgpu.stats.trace import MemoryEvent
 
 _SPACE_NAME = {SP_GLOBAL: "global", SP_SHARED: "shared", 2: "param", 3: "const"}
@@ -75,6 +76,9 @@ class FastEngine(Engine):
         self._ev_uid = np.zeros(_TRACE_ENTRIES if ev else 0, np.int64)
         self._ev_wf = np.zeros(_TRACE_ENTRIES if ev else 0, np.int64)
         self._ev_n = np.zeros(2, np.int64)
+        self._ev_space = np.zeros(ev, np.int8)
+        self._ev_sec, self._ev_h1, self._ev_h2 = (np.zeros(_TRACE_ENTRIES if ev else 0, np.int64) for _ in range(3))
+        self._gl_cnt = np.zeros((n, 3 + N_COUNTERS), np.int64)
 
     def _flush(self) -> None:
         """Move the compiled loop's counters and trace steps into stats / the ExecutionTrace."""
@@ -99,12 +103,26 @@ class FastEngine(Engine):
             for i in range(nev):
                 k = int(self._ev_k[i])
                 p = int(self._ev_pc[i])
-                wf = self._ev_wf[off:off + k].copy()
-                self.trace.memory.append(MemoryEvent(step=base + int(self._ev_step[i]), space="shared",
-                                                     op="ld" if self.dk.nat[p] == N_LD else "st",
-                                                     warps=self._ev_uid[off:off + k].copy(), wavefronts=wf))
+                op = "ld" if self.dk.nat[p] == N_LD else "st"
+                warps = self._ev_uid[off:off + k].copy()
+                step = base + int(self._ev_step[i])
+                if self._ev_space[i] == 0:
+                    ev = MemoryEvent(step=step, space="shared", op=op, warps=warps,
+                                     wavefronts=self._ev_wf[off:off + k].copy())
+                else:
+                    ev = MemoryEvent(step=step, space="global", op=op, warps=warps,
+                                     sectors=self._ev_sec[off:off + k].copy(),
+                                     l1_hit_sectors=self._ev_h1[off:off + k].copy(),
+                                     l2_hit_sectors=self._ev_h2[off:off + k].copy())
+                self.trace.memory.append(ev)
                 off += k
             self._ev_n[:] = 0
+        if self._gl_cnt[:, 0].any():
+            for p in np.flatnonzero(self._gl_cnt[:, 0]):
+                row = self._gl_cnt[p]
+                self.memsys.add_counts("global", "ld" if self.dk.nat[p] == N_LD else "st", int(p), int(row[0]),
+                                       int(row[1]), int(row[2]), row[3:].copy())
+            self._gl_cnt[:] = 0
         if self._cls_cnt.any():
             for p in np.flatnonzero(self._sh_cnt[:, 0]):
                 inst, wf, ideal = (int(x) for x in self._sh_cnt[p])
@@ -133,6 +151,25 @@ class FastEngine(Engine):
         sh_mask = np.zeros((W, 32), np.bool_)
         wf = np.zeros(W, np.int64)
         ideal = np.zeros(W, np.int64)
+        g_addr = np.zeros((W, 32), np.int64)
+        g_mask = np.zeros((W, 32), np.bool_)
+        g_sm = np.zeros(W, np.int64)
+        sectors, lines, w_l1, w_l2 = (np.zeros(W, np.int64) for _ in range(4))
+        g_warp = np.zeros(2 * W * 32, np.int64)
+        g_line = np.zeros(2 * W * 32, np.int64)
+        g_m8 = np.zeros(2 * W * 32, np.uint8)
+        ms = self.memsys
+        if ms is not None:
+            l1, l2 = ms.l1, ms.l2
+            caches = (l1.tags, l1.valid, l1.lru, l1.stamp, l2.tags, l2.valid, l2.dirty, l2.lru, l2.stamp,
+                      np.asarray(ms.merge_dom, np.int64))
+            geo = np.array([l1.nsets, l2.nsets, l2.fetch_pair, l2.write_hit, ms.merge_cap], np.int64)
+        else:
+            z3 = np.zeros((1, 1, 1), np.int64)
+            z2 = np.zeros((1, 1), np.int64)
+            caches = (z3, z3.astype(np.uint8), z3, np.zeros(1, np.int64), z2, z2.astype(np.uint8), z2.astype(np.uint8),
+                      z2, np.zeros(1, np.int64), np.zeros(0, np.int64))
+            geo = np.zeros(5, np.int64)
         exited = self.exited
         st = self.stats
         trace_on = self.trace is not None
@@ -147,7 +184,9 @@ class FastEngine(Engine):
                     self._tr_pc, self._tr_cnt, self._tr_warps, self._tr_active, self._tr_n, int(ctx.warp_uid[0]),
                     sel, lanes_on, acc_addr, self._out,
                     self._sh, dk.vg_size, dk.vg_delta, dk.vg_leader, self._sh_cnt, self._cls_cnt, sh_addr, sh_mask,
-                    wf, ideal, self._ev_step, self._ev_pc, self._ev_k, self._ev_uid, self._ev_wf, self._ev_n)
+                    wf, ideal, self._ev_step, self._ev_pc, self._ev_k, self._ev_uid, self._ev_wf, self._ev_n,
+                    caches, geo, self._gl_cnt, g_addr, g_mask, g_sm, sectors, lines, w_l1, w_l2, g_warp, g_line, g_m8,
+                    self._ev_space, self._ev_sec, self._ev_h1, self._ev_h2)
                 self._flush()
                 self._ready = None
                 p, k = int(self._out[0]), int(self._out[1])

@@ -72,6 +72,9 @@ from simgpu.fast.decode import (
 )
 from simgpu.fast.lanes import fma_rn_f32, mask_bits, sext
 from simgpu.memory.banks import shared_wavefronts_nb
+from simgpu.memory.coalescer import coalesce_nb
+from simgpu.memory.l1 import OP_LD, OP_ST, hierarchy_batch
+from simgpu.memory.l2 import N_COUNTERS
 
 R_NOREADY, R_FALLBACK, R_ACCOUNT, R_TRACE_FULL = 0, 1, 2, 3
 ALU_KIND, BRA_KIND, BAR_KIND, EXIT_KIND = 0, 1, 5, 4  # program.py: ALU, BRA, CALL, RET, EXIT, BAR, TRAP
@@ -382,7 +385,7 @@ def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_ct
                     regs[w, r0, lane] = _unary(op, a, bits, bb, bs, mo)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _locate(addr, size, bases, ends):
     """Allocation index of a global address, or -1 when [addr, addr + size) is not inside one."""
     lo = 0
@@ -400,7 +403,7 @@ def _locate(addr, size, bases, ends):
     return idx
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _read(buf, off, size):
     v = np.uint64(0)
     for i in range(size):
@@ -408,7 +411,7 @@ def _read(buf, off, size):
     return v
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _write(buf, off, size, v):
     for i in range(size):
         buf[off + i] = np.uint8((v >> np.uint64(8 * i)) & np.uint64(0xFF))
@@ -423,6 +426,7 @@ def _mem_ok(p, k, sel, lanes_on, regs, d, mem, cta_of_warp, acc_addr):
     size = msize[p]
     span = size * mvec[p]
     sp = space[p]
+    last = 0 if bases.shape[0] > 0 else -1  # allocation of the previous lane: most lanes share one
     for j in range(k):
         w = sel[j]
         for lane in range(32):
@@ -435,9 +439,14 @@ def _mem_ok(p, k, sel, lanes_on, regs, d, mem, cta_of_warp, acc_addr):
             if a & np.uint64(size - 1):
                 return False
             if sp == SP_GLOBAL:
-                for e in range(mvec[p]):
-                    if _locate(a + np.uint64(e * size), size, bases, ends) < 0:
+                if last >= 0 and bases[last] <= a and a + np.uint64(span) <= ends[last]:
+                    continue
+                for e in range(mvec[p]):  # element by element, as the reference engine checks
+                    i = _locate(a + np.uint64(e * size), size, bases, ends)
+                    if i < 0:
                         return False
+                    if e == 0:
+                        last = i
             elif sp == SP_SHARED:
                 if a + np.uint64(span) > np.uint64(shared_bytes):
                     return False
@@ -451,55 +460,81 @@ def _mem_ok(p, k, sel, lanes_on, regs, d, mem, cta_of_warp, acc_addr):
 
 
 @njit(cache=True)
-def _mem_exec(op, p, k, sel, lanes_on, regs, d, mem, heap, smem, cta_of_warp, acc_addr, sk, sv):
-    space, msize, mvec, asign, vreg = d[12], d[13], d[14], d[4], d[16]
-    smem_stride = mem[0]
-    kparams, const_buf, bases = mem[3], mem[4], mem[5]
-    size = msize[p]
-    sp = space[p]
-    signed = asign[p]
-    if op == N_LD:
-        for j in range(k):
-            w = sel[j]
-            for lane in range(32):
-                if not lanes_on[j, lane]:
-                    continue
-                a0 = acc_addr[j, lane]
-                for e in range(mvec[p]):
-                    a = a0 + np.uint64(e * size)
-                    if sp == SP_GLOBAL:
-                        i = _locate(a, size, bases, mem[6])
-                        v = _read(heap[i], np.int64(a - bases[i]), size)
-                    elif sp == SP_SHARED:
-                        v = _read(smem, np.int64(cta_of_warp[w]) * smem_stride + np.int64(a), size)
-                    elif sp == SP_PARAM:
-                        v = _read(kparams, np.int64(a), size)
-                    else:
-                        v = _read(const_buf, np.int64(a), size)
-                    if signed and (v >> np.uint64(8 * size - 1)) & np.uint64(1):
-                        v |= ~mask_bits(8 * size)
-                    r = vreg[p, e]
-                    if r >= 0:
-                        regs[w, r, lane] = v
-        return
-    # store: element-major, then warps, then lanes (the reference engine's write order)
+def _load(sp, k, sel, lanes_on, acc_addr, regs, heap, bases, ends, buf0, cta_stride, cta_of_warp, size, nvec,
+          signed, vr):
+    """Native ld: every active lane reads `nvec` elements of `size` bytes into registers vr[0..nvec)."""
+    ext = ~mask_bits(8 * size)
+    sign = np.uint64(1) << np.uint64(8 * size - 1)
+    cur = 0  # allocation (and buffer) of the previous lane; _mem_ok guaranteed every access has one
+    buf = heap[0] if sp == SP_GLOBAL else buf0
+    for j in range(k):
+        w = sel[j]
+        base = np.int64(0)
+        if sp == SP_SHARED:
+            base = np.int64(cta_of_warp[w]) * cta_stride
+        for lane in range(32):
+            if not lanes_on[j, lane]:
+                continue
+            a0 = acc_addr[j, lane]
+            for e in range(nvec):
+                a = a0 + np.uint64(e * size)
+                if sp == SP_GLOBAL:
+                    if not (bases[cur] <= a and a + np.uint64(size) <= ends[cur]):
+                        cur = _locate(a, size, bases, ends)
+                        buf = heap[cur]
+                    v = _read(buf, np.int64(a - bases[cur]), size)
+                else:
+                    v = _read(buf, base + np.int64(a), size)
+                if signed and (v & sign) != 0:
+                    v |= ext
+                r = vr[e]
+                if r >= 0:
+                    regs[w, r, lane] = v
+
+
+@njit(cache=True)
+def _store(sp, k, sel, lanes_on, acc_addr, regs, heap, bases, ends, smem, cta_stride, cta_of_warp, size, nvec,
+           skinds, svals):
+    """Native st: element-major, then warps, then lanes (the reference engine's write order)."""
     vm = mask_bits(8 * size)
-    for e in range(mvec[p]):
+    cur = 0
+    buf = heap[0] if sp == SP_GLOBAL else smem
+    for e in range(nvec):
         for j in range(k):
             w = sel[j]
+            base = np.int64(0)
+            if sp == SP_SHARED:
+                base = np.int64(cta_of_warp[w]) * cta_stride
             for lane in range(32):
                 if not lanes_on[j, lane]:
                     continue
                 a = acc_addr[j, lane] + np.uint64(e * size)
-                if sk[p, e] == S_REG:
-                    v = regs[w, np.int64(sv[p, e]), lane] & vm
+                if skinds[e] == S_REG:
+                    v = regs[w, np.int64(svals[e]), lane] & vm
                 else:
-                    v = sv[p, e] & vm
+                    v = svals[e] & vm
                 if sp == SP_GLOBAL:
-                    i = _locate(a, size, bases, mem[6])
-                    _write(heap[i], np.int64(a - bases[i]), size, v)
+                    if not (bases[cur] <= a and a + np.uint64(size) <= ends[cur]):
+                        cur = _locate(a, size, bases, ends)
+                        buf = heap[cur]
+                    _write(buf, np.int64(a - bases[cur]), size, v)
                 else:
-                    _write(smem, np.int64(cta_of_warp[w]) * smem_stride + np.int64(a), size, v)
+                    _write(buf, base + np.int64(a), size, v)
+
+
+@njit(cache=True)
+def _mem_exec(op, p, k, sel, lanes_on, regs, d, mem, heap, smem, cta_of_warp, acc_addr, sk, sv):
+    space, msize, mvec, asign, vreg = d[12], d[13], d[14], d[4], d[16]
+    smem_stride = mem[0]
+    kparams, const_buf, bases, ends = mem[3], mem[4], mem[5], mem[6]
+    sp = space[p]
+    if op == N_LD:
+        buf0 = smem if sp == SP_SHARED else (kparams if sp == SP_PARAM else const_buf)
+        _load(sp, k, sel, lanes_on, acc_addr, regs, heap, bases, ends, buf0, smem_stride, cta_of_warp, msize[p],
+              mvec[p], asign[p], vreg[p])
+    else:
+        _store(sp, k, sel, lanes_on, acc_addr, regs, heap, bases, ends, smem, smem_stride, cta_of_warp, msize[p],
+               mvec[p], sk[p], sv[p])
 
 
 @njit(cache=True)
@@ -547,7 +582,8 @@ def _settle(w, pc, mask, rpc, sp, st_pc, st_mask, st_rpc, exited, done, at_bar, 
 
 @njit(cache=True)
 def _account_shared(p, k, sel, lanes_on, acc_addr, size, fuse, vg_size, vg_delta, vg_leader, sh_cnt, cls_cnt,
-                    sh_addr, sh_mask, wf, ideal, trace_on, step, ev_step, ev_pc, ev_k, ev_uid, ev_wf, ev_n, uid_base):
+                    sh_addr, sh_mask, wf, ideal, trace_on, step, ev_step, ev_pc, ev_k, ev_space, ev_uid, ev_wf, ev_n,
+                    uid_base):
     """WaveContext.account_read/account_write for a shared access, in compiled code: the LDS.64/128
     group rule, the instruction class count, the bank model and the trace's memory event."""
     nb = size
@@ -596,8 +632,86 @@ def _account_shared(p, k, sel, lanes_on, acc_addr, size, fuse, vg_size, vg_delta
         ev_step[e] = step
         ev_pc[e] = p
         ev_k[e] = n
+        ev_space[e] = 0
         ev_n[0] = e + 1
         ev_n[1] += n
+
+
+@njit(cache=True)
+def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, caches, geo, gl_cnt, cls_cnt,
+                    g_addr, g_mask, g_sm, sectors, lines, w_l1, w_l2, g_warp, g_line, g_m8,
+                    trace_on, step, ev_step, ev_pc, ev_k, ev_space, ev_uid, ev_sec, ev_h1, ev_h2, ev_n, uid_base):
+    """MemorySystem.global_access for one native load/store step, in compiled code: the warps with an
+    active lane go through coalesce_nb and hierarchy_batch (with the same GPC merge table rule), the
+    counters add up per pc in gl_cnt = [requests, sectors, lines, hierarchy counters...]."""
+    l1_tags, l1_valid, l1_lru, l1_stamp, l2_tags, l2_valid, l2_dirty, l2_lru, l2_stamp, merge_dom = caches
+    l1_nsets, l2_nsets, fetch_pair, write_hit, merge_cap = geo[0], geo[1], geo[2] != 0, geo[3] != 0, geo[4]
+    n = 0
+    for j in range(k):
+        anyon = False
+        for lane in range(32):
+            on = lanes_on[j, lane]
+            g_mask[n, lane] = on
+            g_addr[n, lane] = np.int64(acc_addr[j, lane])
+            anyon = anyon or on
+        if anyon:
+            g_sm[n] = sm_of_warp[sel[j]]
+            if trace_on:
+                ev_uid[ev_n[1] + n] = uid_base + sel[j]
+            n += 1
+    cls_cnt[p] += n
+    if n == 0:
+        return
+    for i in range(n):
+        sectors[i] = 0
+        lines[i] = 0
+        w_l1[i] = 0
+        w_l2[i] = 0
+    ng = coalesce_nb(g_addr[:n], g_mask[:n], nbytes, sectors[:n], lines[:n], g_warp, g_line, g_m8)
+    ctr = np.zeros(N_COUNTERS, np.int64)
+    if ng:
+        lo = g_sm[0]
+        hi = g_sm[0]
+        for i in range(n):
+            lo = min(lo, g_sm[i])
+            hi = max(hi, g_sm[i])
+        if merge_dom.shape[0] > 0 and code == OP_LD and n > 1 and lo != hi:
+            size_h = 1
+            b = 2 * ng
+            while b > 0:
+                size_h <<= 1
+                b >>= 1
+            dom = merge_dom
+            mt_keys = np.full(size_h, -1, np.int64)
+            mt_cnt = np.zeros((size_h, 4), np.int64)
+            mt_hit = np.zeros(size_h, np.uint8)
+        else:
+            dom = merge_dom[:0]
+            mt_keys = np.full(1, -1, np.int64)
+            mt_cnt = np.zeros((1, 4), np.int64)
+            mt_hit = np.zeros(1, np.uint8)
+        hierarchy_batch(code, g_sm[:n], g_warp, g_line, g_m8, ng, l1_tags, l1_valid, l1_lru, l1_nsets, l1_stamp,
+                        l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
+                        ctr, w_l1[:n], w_l2[:n], dom, merge_cap, mt_keys, mt_cnt, mt_hit)
+    gl_cnt[p, 0] += n
+    for i in range(n):
+        gl_cnt[p, 1] += sectors[i]
+        gl_cnt[p, 2] += lines[i]
+    for c in range(N_COUNTERS):
+        gl_cnt[p, 3 + c] += ctr[c]
+    if trace_on:
+        e = ev_n[0]
+        base = ev_n[1]
+        for i in range(n):
+            ev_sec[base + i] = sectors[i]
+            ev_h1[base + i] = w_l1[i]
+            ev_h2[base + i] = w_l2[i]
+        ev_step[e] = step
+        ev_pc[e] = p
+        ev_k[e] = n
+        ev_space[e] = 1
+        ev_n[0] = e + 1
+        ev_n[1] = base + n
 
 
 @njit(cache=True)
@@ -607,7 +721,9 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
              cnt, per_pc_warps, per_pc_threads, trace_on, tr_pc, tr_cnt, tr_warps, tr_active, tr_n, uid_base,
              sel, lanes_on, acc_addr, out,
              sh, vg_size, vg_delta, vg_leader, sh_cnt, cls_cnt, sh_addr, sh_mask, wf, ideal,
-             ev_step, ev_pc, ev_k, ev_uid, ev_wf, ev_n):
+             ev_step, ev_pc, ev_k, ev_uid, ev_wf, ev_n,
+             caches, geo, gl_cnt, g_addr, g_mask, g_sm, sectors, lines, w_l1, w_l2, g_warp, g_line, g_m8,
+             ev_space, ev_sec, ev_h1, ev_h2):
     """Run native steps of one wave until something needs Python; returns a code (module docstring).
     out[0] = pc, out[1] = number of warps of the step (in sel). sh = (count shared accesses here,
     fuse LDS.64/128 groups); the shared-access counters go to sh_cnt/cls_cnt and the trace events
@@ -697,8 +813,17 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
                 if sh[0] and d[12][p] == SP_SHARED:
                     _account_shared(p, k, sel, lanes_on, acc_addr, d[13][p] * d[14][p], sh[1], vg_size, vg_delta,
                                     vg_leader, sh_cnt, cls_cnt, sh_addr, sh_mask, wf,
-                                    ideal, trace_on, tr_n[0] - 1, ev_step, ev_pc, ev_k, ev_uid, ev_wf, ev_n,
-                                    uid_base)
+                                    ideal, trace_on, tr_n[0] - 1, ev_step, ev_pc, ev_k, ev_space, ev_uid, ev_wf,
+                                    ev_n, uid_base)
+                    continue
+                nbytes = d[13][p] * d[14][p]
+                if sh[0] and d[12][p] == SP_GLOBAL and (nbytes == 1 or nbytes == 2 or nbytes == 4 or nbytes == 8
+                                                         or nbytes == 16):
+                    gcode = OP_LD if op == N_LD else OP_ST
+                    _account_global(p, gcode, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp,
+                                    caches, geo, gl_cnt, cls_cnt, g_addr, g_mask, g_sm, sectors, lines, w_l1, w_l2,
+                                    g_warp, g_line, g_m8, trace_on, tr_n[0] - 1, ev_step, ev_pc, ev_k, ev_space,
+                                    ev_uid, ev_sec, ev_h1, ev_h2, ev_n, uid_base)
                     continue
                 return R_ACCOUNT
             continue

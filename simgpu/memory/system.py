@@ -201,27 +201,32 @@ class MemorySystem:
                             l2.stamp,
                             ctr, w_l1, w_l2,
                             merge_dom, self.merge_cap, mt_keys, mt_cnt, mt_hit)
-        requests = int(mask.any(axis=1).sum())
-        nsec = int(sectors.sum())
+        self.add_counts(space, op, pc, int(mask.any(axis=1).sum()), int(sectors.sum()), int(lines.sum()), ctr)
+        self.last = {"space": space, "op": op, "pc": pc, "sectors": sectors, "lines": lines,
+                     "l1_hit_sectors": w_l1, "l2_hit_sectors": w_l2}
+
+    def add_counts(self, space: str, op: str, pc: int, requests: int, sectors: int, lines: int,
+                   ctr: np.ndarray) -> None:
+        """Add global/local accesses of instruction pc that went through the coalescer and the caches
+        (ctr: the hierarchy counter vector, l2.py). Called per access here, and with sums over many
+        accesses by the fast engine, which runs coalesce_nb / hierarchy_batch in compiled code."""
         self._ctr[space] += ctr
         self.dram.add(ctr)
         key = (space, op)
         self._req[key] += requests
-        self._sec[key] += nsec
+        self._sec[key] += sectors
         self._inst[key] += requests
         self._l1[key][0] += int(ctr[C_L1_HIT])
         self._l1[key][1] += int(ctr[C_L1_MISS])
         l2_hit = int(ctr[C_L2_READ_HIT] + ctr[C_L2_WRITE_HIT] + ctr[C_L2_ATOM_HIT])
         l2_miss = int(ctr[C_L2_READ_MISS] + ctr[C_L2_WRITE_MISS] + ctr[C_L2_ATOM_MISS])
         self._add_pc(pc, {
-            "instructions": requests, "requests": requests, "sectors": nsec, "lines": int(lines.sum()),
+            "instructions": requests, "requests": requests, "sectors": sectors, "lines": lines,
             "l1_hits": int(ctr[C_L1_HIT]), "l1_misses": int(ctr[C_L1_MISS]),
             "l2_hits": l2_hit, "l2_misses": l2_miss,
             "dram_bytes_read": int(ctr[C_DRAM_READ_SECTORS]) * self.cfg.dram_atom_bytes,
             "dram_bytes_write": int(ctr[C_DRAM_WRITE_SECTORS]) * self.cfg.dram_atom_bytes,
         }, space=space, op=op)
-        self.last = {"space": space, "op": op, "pc": pc, "sectors": sectors, "lines": lines,
-                     "l1_hit_sectors": w_l1, "l2_hit_sectors": w_l2}
 
     def shared_access(self, op: str, pc: int, addr, mask, size: int) -> None:
         if op not in ("ld", "st", "atom"):

@@ -8,6 +8,7 @@ guarded instructions and their operands. Errors name the PTX line.
 
 from __future__ import annotations
 
+import functools
 import re
 import struct
 
@@ -525,6 +526,10 @@ class _Parser:
         return Addr(base, offset)
 
 
+@functools.lru_cache(maxsize=64)
 def parse_ptx(text: str) -> Module:
-    """Parse PTX text into a Module; raise PTXParseError naming the line on bad input."""
+    """Parse PTX text into a Module; raise PTXParseError naming the line on bad input.
+
+    Modules are read-only once parsed, so the same text gives the same Module object (a program
+    that builds a RawModule per run parses its PTX once per process)."""
     return _Parser(text).parse()
