@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from simgpu.exec import lanes
 from simgpu.exec.values import TYPE_INFO, bf16_bits_to_f32, f32_to_bf16_bits, is_float, is_signed, type_bits
 
 F32_TINY = np.float32(1.1754944e-38)
@@ -159,12 +160,11 @@ def _float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
     else:
         p = a64 * b64
         if mode == "rn" and np.dtype(dtype) == np.float32:
-            # common case: the float64 sum rounds to the same float32 as the exact sum unless it
-            # sits exactly halfway between two float32 numbers (or in the subnormal range)
-            s = p + c64
-            low = s.view(np.uint64) & np.uint64((1 << 29) - 1)
-            if not ((low == np.uint64(1 << 28)) | ((np.abs(s) < 2.0 ** -125) & (s != 0))).any():
-                return s.astype(np.float32)
+            # the one implementation both engines use (exec/lanes.py): the float64 sum rounds to the
+            # same float32 as the exact sum unless it sits exactly halfway between two float32
+            # numbers (or in the subnormal range), where the TwoSum error decides
+            return lanes.fma_rn_f32_ufunc(np.asarray(a, np.float32), np.asarray(b, np.float32),
+                                          np.asarray(c, np.float32))
         s, e = two_sum(p, c64)
         out = round_to(s, dtype, mode, e)
     if mode == "rm":

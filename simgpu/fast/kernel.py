@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simgpu.exec.lanes import fma_rn_f32, mask_bits, sext
 from simgpu.exec.memory import FUNC_PARAM_BASE, WINDOW_SIZE
 from simgpu.fast.decode import (
     N_AND,
@@ -70,7 +71,6 @@ from simgpu.fast.decode import (
     SP_PARAM,
     SP_SHARED,
 )
-from simgpu.fast.lanes import fma_rn_f32, mask_bits, sext
 from simgpu.memory.banks import shared_wavefronts_nb
 from simgpu.memory.coalescer import coalesce_nb
 from simgpu.memory.l1 import OP_LD, OP_ST, hierarchy_batch

@@ -1,14 +1,16 @@
-"""Scalar lane helpers of the fast engine: raw-bit views and the single-rounding binary32 fma.
+"""Scalar lane semantics shared by both engines (numba-compiled).
 
-Registers hold raw uint64 bits (exec/values.py). A typed value is read by truncating to the type's
-width (and sign-extending for signed integer types) and written back zero-extended, exactly as
-`from_raw` / `to_raw` do for whole arrays.
+The fast engine calls these per lane; the reference engine calls the same functions through NumPy
+ufuncs built from them (`fma_rn_f32_ufunc`), so the algorithm exists once. Registers hold raw
+uint64 bits (exec/values.py): a typed value is read by truncating to the type's width (and
+sign-extending for signed integer types) and written back zero-extended, as `from_raw` / `to_raw`
+do for whole arrays.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, vectorize
 
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 
@@ -78,3 +80,9 @@ def _fma_tie(p, c64, s, r):
         hi, lo = (r, other) if back > np.float64(other) else (other, r)
         return hi if e > 0 else lo
     return r
+
+
+@vectorize(["float32(float32, float32, float32)"], cache=True)
+def fma_rn_f32_ufunc(a, b, c):
+    """fma_rn_f32 as a NumPy ufunc (the reference engine's fma.rn.f32)."""
+    return fma_rn_f32(a, b, c)
