@@ -109,12 +109,25 @@ def _exact_zero_rm(r: np.ndarray, a: np.ndarray, b: np.ndarray, s: np.ndarray) -
 _NP_BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.divide}
 
 
+F32_CANONICAL_NAN = np.uint32(0x7FFFFFFF).view(np.float32)
+
+
+def canonical_nan_f32(x: np.ndarray) -> np.ndarray:
+    """A binary32 NaN result becomes the GPU's canonical NaN 0x7FFFFFFF, whatever the input payloads
+    (measured on the H200 for add, sub, mul, fma, neg and abs: benchmarks/microbench/nan/)."""
+    x = np.asarray(x)
+    if x.dtype != np.float32:
+        return x
+    return np.where(np.isnan(x), F32_CANONICAL_NAN, x).astype(np.float32)
+
+
 def float_binary(op: str, a: np.ndarray, b: np.ndarray, dtype: np.dtype, mode: str) -> np.ndarray:
     """add/sub/mul/div correctly rounded in every mode (IEEE arithmetic of NumPy for .rn; exact
     error terms in float64 for the directed modes .rz/.rm/.rp; for f64 results those are exact
-    away from overflow and the subnormal range)."""
+    away from overflow and the subnormal range). binary32 NaN results are canonical."""
     with np.errstate(all="ignore"):
-        return _float_binary(op, a, b, dtype, mode)
+        r = _float_binary(op, a, b, dtype, mode)
+        return canonical_nan_f32(r) if op != "div" else r
 
 
 def _float_binary(op: str, a: np.ndarray, b: np.ndarray, dtype: np.dtype, mode: str) -> np.ndarray:
@@ -142,9 +155,10 @@ def _float_binary(op: str, a: np.ndarray, b: np.ndarray, dtype: np.dtype, mode: 
 def float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
     """a*b+c with a single rounding. For f32 the float64 product is exact and TwoSum gives the exact
     sum, so every mode is correctly rounded. For f64 the product and sum errors come from
-    TwoProd/TwoSum; the result is correctly rounded except in rare double-rounding near-ties."""
+    TwoProd/TwoSum; the result is correctly rounded except in rare double-rounding near-ties.
+    binary32 NaN results are canonical (0x7FFFFFFF)."""
     with np.errstate(all="ignore"):
-        return _float_fma(a, b, c, dtype, mode)
+        return canonical_nan_f32(_float_fma(a, b, c, dtype, mode))
 
 
 def _float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:

@@ -46,6 +46,7 @@ def _next_f32(r, up):
     return np.uint32(b).view(np.float32)
 
 
+F32_CANONICAL_NAN = np.uint32(0x7FFFFFFF).view(np.float32)  # the GPU's binary32 NaN result (alu.py)
 _TIE29 = np.uint64(1 << 28)
 _LOW29 = np.uint64((1 << 29) - 1)
 
@@ -60,6 +61,8 @@ def fma_rn_f32(a, b, c):
     c64 = np.float64(c)
     s = p + c64
     r = np.float32(s)
+    if s != s:
+        return F32_CANONICAL_NAN
     if (np.float64(s).view(np.uint64) & _LOW29) != _TIE29 and not (abs(s) < 2.0 ** -125 and s != 0):
         return r
     return _fma_tie(p, c64, s, r)

@@ -363,10 +363,12 @@ def _build_unary(ins, link, o: Operands):
     d = o.dst(ins.operands[0], t)
     npdt = TYPE_INFO[t][0]
     ftz_ = "ftz" in mods and t == "f32"
-    if op == "neg":
-        return lambda ctx, ws, m: d(ctx, ws, m, _apply_float_mods(-np.asarray(a(ctx, ws), npdt), mods, t))
+    if op == "neg":  # ptxas lowers binary32 neg/abs to FADD: a NaN comes out canonical (alu.canonical_nan_f32)
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.canonical_nan_f32(
+            _apply_float_mods(-np.asarray(a(ctx, ws), npdt), mods, t)))
     if op == "abs":
-        return lambda ctx, ws, m: d(ctx, ws, m, _apply_float_mods(np.abs(np.asarray(a(ctx, ws), npdt)), mods, t))
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.canonical_nan_f32(
+            _apply_float_mods(np.abs(np.asarray(a(ctx, ws), npdt)), mods, t)))
     if op == "not":
         if t == "pred":
             return lambda ctx, ws, m: d(ctx, ws, m, np.logical_not(a(ctx, ws)))

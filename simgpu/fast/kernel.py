@@ -84,6 +84,7 @@ C_INST, C_THREAD, C_PRED_ON, C_BRANCH, C_DIVERGENT, C_BARRIER = range(6)
 
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _U32 = np.uint64(0xFFFFFFFF)
+_NAN32 = np.uint64(0x7FFFFFFF)  # canonical binary32 NaN (exec/alu.canonical_nan_f32)
 
 
 @njit(cache=True)
@@ -223,7 +224,9 @@ def _unary(op, a, bits, bbits, bsign, moff):
         return ~a & mask_bits(bits)
     if op == N_INEG:
         return (np.uint64(0) - a) & mask_bits(bits)
-    if op == N_FNEG:  # NumPy's negative and absolute flip / clear the sign bit, NaN included
+    if (a & np.uint64(0x7FFFFFFF)) > np.uint64(0x7F800000):
+        return _NAN32  # a NaN comes out canonical (ptxas lowers neg/abs to FADD; alu.canonical_nan_f32)
+    if op == N_FNEG:
         return (a ^ np.uint64(0x80000000)) & _U32
     return a & np.uint64(0x7FFFFFFF)  # N_FABS
 
@@ -313,7 +316,7 @@ def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_ct
                         r = np.float32(x - y)
                     else:
                         r = np.float32(x * y)
-                    regs[w, r0, lane] = _bits32(r)
+                    regs[w, r0, lane] = _bits32(r) if r == r else _NAN32
     elif op == N_FFMA:
         for j in range(k):
             w = sel[j]
