@@ -269,6 +269,89 @@ def _binary(op, a, b, bits, signed, m):
 
 
 @njit(cache=True)
+def _fetch(kind, val, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, out):
+    """One source operand for the 32 lanes of warp w, into out (a register row is a plain copy)."""
+    if kind == S_REG:
+        r = np.int64(val)
+        for lane in range(32):
+            out[lane] = regs[w, r, lane]
+    elif kind == S_IMM:
+        for lane in range(32):
+            out[lane] = val
+    else:
+        for lane in range(32):
+            out[lane] = _special(np.int64(val), w, lane, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
+
+
+@njit(cache=True)
+def _alu_rows(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
+              k0, v0, k1, v1, k2, v2, m, r0, A, B, C, R):
+    """The hottest forms (integer add/sub/mul.lo/and/or/xor/mad.lo, binary32 add/sub/mul/fma) a warp
+    at a time: fetch the source rows, compute all 32 lanes without branches (the compiler vectorises
+    these loops), then keep the result only in the active lanes. Rare binary32 cases (NaN, an fma
+    tie) are redone lane by lane with the scalar functions, so the answer is the same."""
+    for j in range(k):
+        w = sel[j]
+        _fetch(k0, v0, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, A)
+        _fetch(k1, v1, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, B)
+        if op == N_IMAD or op == N_FFMA:
+            _fetch(k2, v2, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, C)
+        if op == N_IADD:
+            for lane in range(32):
+                R[lane] = (A[lane] + B[lane]) & m
+        elif op == N_ISUB:
+            for lane in range(32):
+                R[lane] = (A[lane] - B[lane]) & m
+        elif op == N_IMUL:
+            for lane in range(32):
+                R[lane] = (A[lane] * B[lane]) & m
+        elif op == N_IMAD:
+            for lane in range(32):
+                R[lane] = (A[lane] * B[lane] + C[lane]) & m
+        elif op == N_AND:
+            for lane in range(32):
+                R[lane] = A[lane] & B[lane] & m
+        elif op == N_OR:
+            for lane in range(32):
+                R[lane] = (A[lane] | B[lane]) & m
+        elif op == N_XOR:
+            for lane in range(32):
+                R[lane] = (A[lane] ^ B[lane]) & m
+        else:
+            slow = False
+            for lane in range(32):
+                x = np.float32(np.uint32(A[lane] & _U32).view(np.float32))
+                y = np.float32(np.uint32(B[lane] & _U32).view(np.float32))
+                if op == N_FADD:
+                    r = x + y
+                elif op == N_FSUB:
+                    r = x - y
+                elif op == N_FMUL:
+                    r = x * y
+                else:
+                    z = np.float32(np.uint32(C[lane] & _U32).view(np.float32))
+                    s = np.float64(x) * np.float64(y) + np.float64(z)
+                    r = np.float32(s)
+                    low = np.float64(s).view(np.uint64) & np.uint64((1 << 29) - 1)
+                    slow |= (low == np.uint64(1 << 28)) | (abs(s) < 2.0 ** -125)
+                slow |= r != r
+                R[lane] = np.uint64(np.float32(r).view(np.uint32))
+            if slow:  # NaN results and fma ties: the scalar functions decide
+                for lane in range(32):
+                    x = _f32(A[lane])
+                    y = _f32(B[lane])
+                    if op == N_FFMA:
+                        R[lane] = _bits32(fma_rn_f32(x, y, _f32(C[lane])))
+                    else:
+                        rr = np.float32(x + y) if op == N_FADD else (np.float32(x - y) if op == N_FSUB
+                                                                      else np.float32(x * y))
+                        R[lane] = _bits32(rr) if rr == rr else _NAN32
+        for lane in range(32):
+            if lanes_on[j, lane]:
+                regs[w, r0, lane] = R[lane]
+
+
+@njit(cache=True)
 def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
               sk, sv, sneg, abits, asign, bbits, bsign, cmp, bop, moff, d0, d1):
     """Execute a native ALU instruction for the active lanes of the warps of one step (one tight
@@ -279,7 +362,15 @@ def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_ct
     bits, signed, bb, bs, cc, bo, mo = abits[p], asign[p], bbits[p], bsign[p], cmp[p], bop[p], moff[p]
     r0, r1 = d0[p], d1[p]
     m = mask_bits(bits)
-    if op >= N_IADD and op <= N_IMAX and op != N_NOT and op != N_IMULW and op != N_IMAD and op != N_IMADW:
+    if (op == N_IADD or op == N_ISUB or op == N_IMUL or op == N_IMAD or op == N_AND or op == N_OR or op == N_XOR
+            or op == N_FADD or op == N_FSUB or op == N_FMUL or op == N_FFMA):
+        A = np.empty(32, np.uint64)
+        B = np.empty(32, np.uint64)
+        C = np.empty(32, np.uint64)
+        R = np.empty(32, np.uint64)
+        _alu_rows(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
+                  k0, v0, k1, v1, k2, v2, m, r0, A, B, C, R)
+    elif op >= N_IADD and op <= N_IMAX and op != N_NOT and op != N_IMULW and op != N_IMAD and op != N_IMADW:
         for j in range(k):
             w = sel[j]
             for lane in range(32):
