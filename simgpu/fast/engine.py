@@ -80,8 +80,10 @@ class FastEngine(Engine):
         self._ev_sec, self._ev_h1, self._ev_h2 = (np.zeros(_TRACE_ENTRIES if ev else 0, np.int64) for _ in range(3))
         self._gl_cnt = np.zeros((n, 3 + N_COUNTERS), np.int64)
 
-    def _flush(self) -> None:
-        """Move the compiled loop's counters and trace steps into stats / the ExecutionTrace."""
+    def _flush(self, final: bool = False) -> None:
+        """Move the compiled loop's counters and trace steps into stats / the ExecutionTrace. Trace
+        steps and events go before any Python step (their order matters); the memory counters are
+        sums, added once at the end of the wave."""
         c = self._cnt
         if c.any():
             st = self.stats
@@ -99,24 +101,26 @@ class FastEngine(Engine):
             self._tr_n[:] = 0
         nev = int(self._ev_n[0])
         if nev:
+            ne = int(self._ev_n[1])
+            uid = self._ev_uid[:ne].copy()  # one copy each; the events hold views into it
+            wf, sec, h1, h2 = (a[:ne].copy() for a in (self._ev_wf, self._ev_sec, self._ev_h1, self._ev_h2))
+            ops = np.where(self.dk.nat[self._ev_pc[:nev]] == N_LD, "ld", "st")
+            steps = (base + self._ev_step[:nev]).tolist()
+            ends = np.cumsum(self._ev_k[:nev]).tolist()
+            append = self.trace.memory.append
             off = 0
             for i in range(nev):
-                k = int(self._ev_k[i])
-                p = int(self._ev_pc[i])
-                op = "ld" if self.dk.nat[p] == N_LD else "st"
-                warps = self._ev_uid[off:off + k].copy()
-                step = base + int(self._ev_step[i])
+                end = ends[i]
                 if self._ev_space[i] == 0:
-                    ev = MemoryEvent(step=step, space="shared", op=op, warps=warps,
-                                     wavefronts=self._ev_wf[off:off + k].copy())
+                    append(MemoryEvent(step=steps[i], space="shared", op=str(ops[i]), warps=uid[off:end],
+                                       wavefronts=wf[off:end]))
                 else:
-                    ev = MemoryEvent(step=step, space="global", op=op, warps=warps,
-                                     sectors=self._ev_sec[off:off + k].copy(),
-                                     l1_hit_sectors=self._ev_h1[off:off + k].copy(),
-                                     l2_hit_sectors=self._ev_h2[off:off + k].copy())
-                self.trace.memory.append(ev)
-                off += k
+                    append(MemoryEvent(step=steps[i], space="global", op=str(ops[i]), warps=uid[off:end],
+                                       sectors=sec[off:end], l1_hit_sectors=h1[off:end], l2_hit_sectors=h2[off:end]))
+                off = end
             self._ev_n[:] = 0
+        if not final:
+            return
         if self._gl_cnt[:, 0].any():
             for p in np.flatnonzero(self._gl_cnt[:, 0]):
                 row = self._gl_cnt[p]
@@ -192,6 +196,7 @@ class FastEngine(Engine):
                 p, k = int(self._out[0]), int(self._out[1])
                 if code == K.R_NOREADY:
                     if self.next_step() is None:
+                        self._flush(final=True)
                         break
                     continue
                 if code == K.R_TRACE_FULL:
