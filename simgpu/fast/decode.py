@@ -28,7 +28,9 @@ from simgpu.frontend.ptx.ast import Addr, Imm, Instruction, Reg, Special, Sym, V
 # native operation codes
 (N_NONE, N_MOV, N_MOVP, N_IADD, N_ISUB, N_IMUL, N_IMULW, N_IMAD, N_IMADW, N_SHL, N_SHR, N_AND, N_OR, N_XOR,
  N_NOT, N_IMIN, N_IMAX, N_INEG, N_PAND, N_POR, N_PXOR, N_PNOT, N_SETPI, N_SETPF, N_SELP, N_CVTA_ID, N_CVTA_TO,
- N_CVTA_FROM, N_CVTII, N_FADD, N_FSUB, N_FMUL, N_FFMA, N_FNEG, N_FABS, N_LD, N_ST, N_BRA, N_BAR, N_EXIT) = range(40)
+ N_CVTA_FROM, N_CVTII, N_FADD, N_FSUB, N_FMUL, N_FFMA, N_FNEG, N_FABS, N_LD, N_ST, N_BRA, N_BAR, N_EXIT,
+ N_SHFL) = range(41)
+SHFL_MODE = {"up": 0, "down": 1, "bfly": 2, "idx": 3}
 
 # source kinds
 S_REG, S_IMM, S_SPECIAL = 0, 1, 2
@@ -204,6 +206,19 @@ def _decode_one(d: Decoded, pc: int, ins: Instruction, lk: LinkedKernel) -> None
             o.src(0, src, None)
         d.nat[pc] = N_MOV
         _set_type(d, pc, t)
+        return
+    if op == "shfl" and "sync" in mods:
+        # shfl.sync.mode.b32 d{|p}, a, b, c, membermask (the parser lists p after d)
+        has_p = len(ops_) == 6
+        o.dst(ops_[0])
+        if has_p:
+            o.dst(ops_[1], "d1")
+        rest = ops_[2:] if has_p else ops_[1:]
+        o.src(0, rest[0], None)
+        o.src(1, rest[1], "u32")
+        o.src(2, rest[2], "u32")
+        d.cmp[pc] = SHFL_MODE[next(x for x in ins.mods if x in SHFL_MODE)]
+        d.nat[pc] = N_SHFL
         return
     if op == "cvta":
         space = next((x for x in mods if x in ("global", "shared", "local", "const", "param")), None)

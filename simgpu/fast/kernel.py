@@ -60,6 +60,7 @@ from simgpu.fast.decode import (
     N_SELP,
     N_SETPF,
     N_SETPI,
+    N_SHFL,
     N_SHL,
     N_SHR,
     N_ST,
@@ -352,6 +353,42 @@ def _alu_rows(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, 
 
 
 @njit(cache=True)
+def _shfl_step(k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
+               k0, v0, k1, v1, k2, v2, mode, r0, r1, A, B, C):
+    """shfl.sync: each active lane reads lane j's value (any lane, active or not), as exec/ops.py
+    defines it: j from the mode, the lane offset b and the clamp/segment word c; out of range -> own."""
+    for jw in range(k):
+        w = sel[jw]
+        _fetch(k0, v0, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, A)
+        _fetch(k1, v1, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, B)
+        _fetch(k2, v2, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, C)
+        for lane in range(32):
+            if not lanes_on[jw, lane]:
+                continue
+            b = np.int64(B[lane] & _U32) & 0x1F
+            c = np.int64(C[lane] & _U32)
+            segmask = (c >> 8) & 0x1F
+            max_lane = (lane & segmask) | ((c & 0x1F) & ~segmask)
+            if mode == 0:
+                j = lane - b
+                ok = j >= max_lane
+            elif mode == 1:
+                j = lane + b
+                ok = j <= max_lane
+            elif mode == 2:
+                j = lane ^ b
+                ok = j <= max_lane
+            else:
+                j = (lane & segmask) | (b & ~segmask)
+                ok = j <= max_lane
+            src = (j if ok else lane) & 31
+            if r0 >= 0:
+                regs[w, r0, lane] = A[src]
+            if r1 >= 0:
+                regs[w, r1, lane] = np.uint64(1) if ok else np.uint64(0)
+
+
+@njit(cache=True)
 def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
               sk, sv, sneg, abits, asign, bbits, bsign, cmp, bop, moff, d0, d1):
     """Execute a native ALU instruction for the active lanes of the warps of one step (one tight
@@ -362,7 +399,13 @@ def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_ct
     bits, signed, bb, bs, cc, bo, mo = abits[p], asign[p], bbits[p], bsign[p], cmp[p], bop[p], moff[p]
     r0, r1 = d0[p], d1[p]
     m = mask_bits(bits)
-    if (op == N_IADD or op == N_ISUB or op == N_IMUL or op == N_IMAD or op == N_AND or op == N_OR or op == N_XOR
+    if op == N_SHFL:
+        A = np.empty(32, np.uint64)
+        B = np.empty(32, np.uint64)
+        C = np.empty(32, np.uint64)
+        _shfl_step(k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
+                   k0, v0, k1, v1, k2, v2, cc, r0, r1, A, B, C)
+    elif (op == N_IADD or op == N_ISUB or op == N_IMUL or op == N_IMAD or op == N_AND or op == N_OR or op == N_XOR
             or op == N_FADD or op == N_FSUB or op == N_FMUL or op == N_FFMA):
         A = np.empty(32, np.uint64)
         B = np.empty(32, np.uint64)

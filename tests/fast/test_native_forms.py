@@ -78,6 +78,9 @@ FORMS += [
     ("and.pred %p, %q, %q2;", "pred", "pred"), ("xor.pred %p, %q, %q2;", "pred", "pred"),
     ("not.pred %p, %q;", "pred", "pred"),
 ]
+for mode in ("up", "down", "bfly", "idx"):
+    FORMS.append((f"shfl.sync.{mode}.b32 %d, %a, %b, %c, -1;", "b32", "b32"))
+FORMS.append(("shfl.sync.down.b32 %d|%p, %a, %b, %c, -1;", "b32", "b32"))
 for cmp in ("eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"):
     FORMS.append((f"setp.{cmp}.f32 %p, %a, %b;", "f32", "pred"))
 
@@ -105,7 +108,7 @@ def _ptx(body: str, src: str, dst: str) -> str:
     if src == "pred":
         body = body.replace("%q2", "%p_b").replace("%q", "%p_a").replace("%p,", "%pd,")
     else:
-        body = body.replace("%q", "%qq").replace("%p,", "%pd,").replace("%d,", f"%{dr}_d,")
+        body = body.replace("%q", "%qq").replace("%p,", "%pd,").replace("%d,", f"%{dr}_d,").replace("%d|", f"%{dr}_d|")
     lines += conv
     lines.append("setp.ne.u64 %qq, %raw2, 0;")
     lines.append(body)
