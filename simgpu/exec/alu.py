@@ -121,6 +121,26 @@ def canonical_nan_f32(x: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(x), F32_CANONICAL_NAN, x).astype(np.float32)
 
 
+def float_minmax(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """min/max as the H200 computes them (benchmarks/microbench/nan/minmax_results_h200.json): a NaN
+    operand (quiet or signalling) yields the other operand, two NaNs the canonical NaN (binary32),
+    and -0.0 < +0.0."""
+    x, y = np.asarray(x), np.asarray(y)
+    with np.errstate(invalid="ignore"):
+        if op == "max":
+            r = np.where(x > y, x, y)
+            r = np.where((x == y) & ~np.signbit(x), x, r)
+        else:
+            r = np.where(x < y, x, y)
+            r = np.where((x == y) & np.signbit(x), x, r)
+        xn, yn = np.isnan(x), np.isnan(y)
+        r = np.where(xn, y, np.where(yn, x, r))
+        both = xn & yn
+        if both.any():
+            r = np.where(both, F32_CANONICAL_NAN if r.dtype == np.float32 else x, r)
+    return r.astype(np.result_type(x, y))
+
+
 def float_binary(op: str, a: np.ndarray, b: np.ndarray, dtype: np.dtype, mode: str) -> np.ndarray:
     """add/sub/mul/div correctly rounded in every mode (IEEE arithmetic of NumPy for .rn; exact
     error terms in float64 for the directed modes .rz/.rm/.rp; for f64 results those are exact

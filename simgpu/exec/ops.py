@@ -171,11 +171,12 @@ def _build_binary(ins, link, o: Operands):
                 d(ctx, ws, m, _apply_float_mods(r, mods, t))
             return f
         if op in ("min", "max"):
-            fn = np.fmin if op == "min" else np.fmax
             nan_prop = "NaN" in mods
             def f(ctx, ws, m):
                 x, y = a(ctx, ws), b(ctx, ws)
-                r = (np.minimum if op == "min" else np.maximum)(x, y) if nan_prop else fn(x, y)
+                if ftz_:
+                    x, y = alu.ftz(x), alu.ftz(y)
+                r = (np.minimum if op == "min" else np.maximum)(x, y) if nan_prop else alu.float_minmax(op, x, y)
                 d(ctx, ws, m, _apply_float_mods(r, mods, t))
             return f
         if op == "copysign":

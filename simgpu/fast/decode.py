@@ -29,7 +29,7 @@ from simgpu.frontend.ptx.ast import Addr, Imm, Instruction, Reg, Special, Sym, V
 (N_NONE, N_MOV, N_MOVP, N_IADD, N_ISUB, N_IMUL, N_IMULW, N_IMAD, N_IMADW, N_SHL, N_SHR, N_AND, N_OR, N_XOR,
  N_NOT, N_IMIN, N_IMAX, N_INEG, N_PAND, N_POR, N_PXOR, N_PNOT, N_SETPI, N_SETPF, N_SELP, N_CVTA_ID, N_CVTA_TO,
  N_CVTA_FROM, N_CVTII, N_FADD, N_FSUB, N_FMUL, N_FFMA, N_FNEG, N_FABS, N_LD, N_ST, N_BRA, N_BAR, N_EXIT,
- N_SHFL) = range(41)
+ N_SHFL, N_FMIN, N_FMAX) = range(43)
 SHFL_MODE = {"up": 0, "down": 1, "bfly": 2, "idx": 3}
 
 # source kinds
@@ -279,7 +279,7 @@ def _decode_arith(d: Decoded, o: _Ops, pc: int, ins: Instruction, t: str) -> Non
         return
     if t == "f32":
         code = {"add": N_FADD, "sub": N_FSUB, "mul": N_FMUL, "fma": N_FFMA, "mad": N_FFMA, "neg": N_FNEG,
-                "abs": N_FABS}.get(op)
+                "abs": N_FABS, "min": N_FMIN, "max": N_FMAX}.get(op)
         if code is None:
             raise _NotNative
         o.dst(ops_[0])

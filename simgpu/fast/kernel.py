@@ -35,6 +35,8 @@ from simgpu.fast.decode import (
     N_CVTII,
     N_FADD,
     N_FFMA,
+    N_FMAX,
+    N_FMIN,
     N_FMUL,
     N_FNEG,
     N_FSUB,
@@ -389,6 +391,26 @@ def _shfl_step(k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_
 
 
 @njit(cache=True)
+def _minmax(op, a, b):
+    """binary32 min/max on raw bits, as alu.float_minmax: a NaN yields the other operand, two NaNs
+    the canonical NaN, -0.0 < +0.0."""
+    x = _f32(a)
+    y = _f32(b)
+    if x != x:
+        return _NAN32 if y != y else b
+    if y != y:
+        return a
+    neg_a = (a >> np.uint64(31)) != 0
+    if op == N_FMAX:
+        if x > y or (x == y and not neg_a):
+            return a
+        return b
+    if x < y or (x == y and neg_a):
+        return a
+    return b
+
+
+@njit(cache=True)
 def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
               sk, sv, sneg, abits, asign, bbits, bsign, cmp, bop, moff, d0, d1):
     """Execute a native ALU instruction for the active lanes of the warps of one step (one tight
@@ -421,6 +443,14 @@ def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_ct
                     a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
                     b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
                     regs[w, r0, lane] = _binary(op, a, b, bits, signed, m)
+    elif op == N_FMIN or op == N_FMAX:
+        for j in range(k):
+            w = sel[j]
+            for lane in range(32):
+                if lanes_on[j, lane]:
+                    a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts) & _U32
+                    b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts) & _U32
+                    regs[w, r0, lane] = _minmax(op, a, b)
     elif op == N_IMAD or op == N_IMULW or op == N_IMADW:
         mw = mask_bits(bb)
         for j in range(k):

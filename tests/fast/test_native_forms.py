@@ -71,6 +71,7 @@ FORMS += [
     ("mul.f32 %d, %a, %b;", "f32", "f32"), ("add.rn.f32 %d, %a, %b;", "f32", "f32"),
     ("fma.rn.f32 %d, %a, %b, %c;", "f32", "f32"), ("mad.rn.f32 %d, %a, %b, %c;", "f32", "f32"),
     ("neg.f32 %d, %a;", "f32", "f32"), ("abs.f32 %d, %a;", "f32", "f32"),
+    ("max.f32 %d, %a, %b;", "f32", "f32"), ("min.f32 %d, %a, %b;", "f32", "f32"),
     ("add.s32 %d, %a, -7;", "s32", "s32"), ("mul.f32 %d, %a, 0f3F000000;", "f32", "f32"),
     ("setp.lt.s32 %p, %a, 5;", "s32", "pred"),
     ("setp.lt.and.s32 %p, %a, %b, %q;", "s32", "pred"), ("setp.ge.or.f32 %p, %a, %b, !%q;", "f32", "pred"),
