@@ -1,6 +1,6 @@
 """How fast is the simulator? Both engines side by side, in simulated warp instructions per second.
 
-    python benchmarks/bench_engine.py                      # default sizes of every built-in program
+    python benchmarks/bench_engine.py                      # one warp, then every built-in program
     python benchmarks/bench_engine.py --large --only gemm_tiled
     python benchmarks/bench_engine.py --calibration ../shared/calibration
 
@@ -88,6 +88,39 @@ def bench_programs(large: bool, only: list[str] | None) -> list[tuple]:
     return rows
 
 
+_ONE_WARP = r'''
+extern "C" __global__ void one_warp(float* out, const float* x, int n) {
+  __shared__ float s[256];
+  float a = threadIdx.x * 0.5f, b = 1.0001f;
+  for (int i = 0; i < n; ++i) {
+    a = fmaf(a, b, x[(threadIdx.x + i) & 255]);
+    s[threadIdx.x] = a;
+    a += s[(threadIdx.x + 1) & 31];
+  }
+  out[blockIdx.x * blockDim.x + threadIdx.x] = a;
+}
+'''
+
+
+def bench_one_warp() -> list[tuple]:
+    """A single warp in a dependent loop (global load, shared store and load, fma): every step
+    issues one warp, the case the NumPy engine is slowest at (like decoding with one query)."""
+    import simgpu
+
+    kernel = simgpu.RawModule(code=_ONE_WARP).get_function("one_warp")
+    out = simgpu.zeros(32, dtype=np.float32)
+    x = simgpu.zeros(256, dtype=np.float32)
+    kernel((1,), (32,), (out, x, np.int32(10)), engine="fast", progress=False)  # load the compiled code
+    reps = {}
+    for eng in ("reference", "fast"):
+        t0 = time.perf_counter()
+        reps[eng] = (kernel((1,), (32,), (out, x, np.int32(3000)), engine=eng, progress=False),
+                     time.perf_counter() - t0)
+    (ref, ref_wall), (fast, fast_wall) = reps["reference"], reps["fast"]
+    return [("one warp, dependent loop", fast.warp_instructions, ref.host_seconds, fast.host_seconds, ref_wall,
+             fast_wall, float("nan"))]
+
+
 def bench_calibration(path: str) -> list[tuple]:
     from simgpu.validate import run_suite
 
@@ -136,7 +169,7 @@ def main() -> None:
     args = ap.parse_args()
     compile_s = None if args.no_compile_time else compile_times()
     _timed("fast", lambda: None)
-    rows = bench_programs(args.large, args.only)
+    rows = bench_one_warp() + bench_programs(args.large, args.only)
     if args.calibration:
         rows += bench_calibration(args.calibration)
     print_table(rows, compile_s)
