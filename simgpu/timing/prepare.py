@@ -12,11 +12,13 @@ close in time; so within one memory event, an all-L1-hit warp on an SM where ano
 the event missed waits as long as the slowest miss of that SM, and an all-L2-hit warp in an
 event where some warp went to DRAM waits for DRAM (gemm's shared B rows, read by many CTAs).
 
-The work is done by numba loops over flat arrays, a few passes in all (group the trace's entries
-by warp, apply the memory events, scale the DRAM sectors, put the shadows back, then reorder the
-scheduled blocks and fold free ops away in one pass), so preparing costs a small fraction of the
-replay. The loops do the same floating-point operations in the same order as the NumPy
-formulation they replaced and give bit-identical streams; tests/timing/test_prepare.py keeps
+The work is done by numba loops over flat arrays, a few passes in all (gather the memory events'
+work per trace entry into a table of memory rows, in event order; scale the DRAM sectors; group
+the trace's entries by warp, carrying each entry's pc and row; put the shadows back; then reorder
+the scheduled blocks and fold free ops away in one pass, in place). Per entry only a pc and a row
+index (int32 each) are kept, the memory work once per row, so preparing costs a small fraction of
+the replay at any size. The loops do the same floating-point operations in the same order as the
+NumPy formulation they replaced and give bit-identical streams; tests/timing/test_prepare.py keeps
 that formulation as the reference.
 """
 
@@ -34,19 +36,37 @@ from simgpu.timing.isa import K_FREE, K_GATOM, K_GLD, K_GST, K_LLD, K_LST, K_SAT
 
 @dataclass
 class Streams:
+    """Per entry its pc and its row in the memory table (-1: no memory work); per row what the
+    memory system answered. The replay reads an entry with row -1 as one with latency -1."""
+
     e_pc: np.ndarray  # int32 per entry
-    e_lat: np.ndarray  # int32: base latency of a memory entry (-1: no memory work)
-    e_wf: np.ndarray  # float64: L1TEX wavefronts
-    e_l2: np.ndarray  # float64: sectors to L2
-    e_dram: np.ndarray  # float64: sectors from DRAM
-    e_lanes: np.ndarray  # float64: active lanes (atomics)
+    e_mem: np.ndarray  # int32 per entry: row in the memory table, -1 for none
+    m_lat: np.ndarray  # int32 per row: base latency (the slowest sector's; -1: no memory work)
+    m_wf: np.ndarray  # float64 per row: L1TEX wavefronts
+    m_l2: np.ndarray  # float64 per row: sectors to L2
+    m_dram: np.ndarray  # float64 per row: sectors from DRAM
+    m_lanes: np.ndarray  # float64 per row: active lanes (atomics)
     warp_off: np.ndarray  # int64 [W+1]
     cta_warp0: np.ndarray  # int64 [C]: first warp id of each CTA
     cta_nwarps: np.ndarray  # int64 [C]
     n_ctas: int
 
+    def per_entry(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry; entries without a
+        row get -1, 0, 0, 0, 0 (the replay uses none of these where the latency is < 0)."""
+        has = self.e_mem >= 0
+        row = self.e_mem[has]
+        lat = np.full(len(self.e_pc), -1, np.int32)
+        lat[has] = self.m_lat[row]
+        out = [lat]
+        for a in (self.m_wf, self.m_l2, self.m_dram, self.m_lanes):
+            x = np.zeros(len(self.e_pc), np.float64)
+            x[has] = a[row]
+            out.append(x)
+        return tuple(out)
 
-# memory event codes for _apply_memory
+
+# memory event codes for _event_rows
 SP_SHARED, SP_GLOBAL, SP_LOCAL, SP_OTHER = range(4)
 OP_ST, OP_ATOM, OP_LD = range(3)
 TILE_STEPS, TILE_WARPS = 32, 64
@@ -65,7 +85,8 @@ def _popcount32(x):
 
 @njit(cache=True)
 def _group_by_warp(step_pc, counts, warps, active, n_buckets):
-    """The trace's entries (flat, in step order) grouped by warp, each warp's entries in step order
+    """(Only where _event_rows cannot walk the steps: the binary searches' warp-sorted order.)
+    The trace's entries (flat, in step order) grouped by warp, each warp's entries in step order
     (a stable counting sort on the warp id). Returns, per sorted entry, its warp, pc, step and active
     lanes (int32, uint8: compact, as these arrays are as long as the trace); per flat entry where it
     went (pos); the offset of each warp's run (bucket_off); and whether some step lists a warp twice.
@@ -162,15 +183,32 @@ def _lower_bound(w, s, bucket_off, step_s):
 
 
 @njit(cache=True)
-def _apply_memory(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
-                  step_off, fwarps, pos, bucket_off, step_s, dup, lanes, sm_of_warp,
-                  l2_tab, dram_tab, lat_shared, hit_l1, hit_local, lat_dram, spw, atom_k,
-                  merge_l1, merge_l2, lat, wf, l2, dram):
-    """Add every memory event's work to the entries of its warps (see build_streams). wfr holds the
-    wavefronts of the shared events, sec/h1/h2 the sectors / L1 hits / L2 hits of the others, each
-    in event order. Returns False if an event names a (warp, step) past the last entry."""
-    N = lat.shape[0]
+def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off, step_pc, fwarps, active, dup,
+                use_fb, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp,
+                l2_tab, dram_tab, lat_shared, hit_l1, hit_local, lat_dram, spw, atom_k, merge_l1, merge_l2):
+    """Every memory event's work (see build_streams), gathered per trace entry (flat, in step order)
+    that some event names: flat_row[q] is its row (-1: none) in the memory table, rows in the order
+    of their first event; an entry's latency is the largest of its events', its wavefronts and
+    sectors add up (the same floating-point operations, in the same order, as on the per-entry
+    arrays). wfr holds the wavefronts of the shared events, sec/h1/h2 the sectors / L1 hits / L2 hits
+    of the others, each in event order.
+
+    An event's warps are found by walking its step's warps (events list them in the step's order);
+    where that fails (or a step lists a warp twice: dup), the entry is the first of the warp at or
+    after the step (a binary search in the warp-sorted order: fb_*, which only use_fb provides).
+    Status: 0 done, 1 the fallback is needed (use_fb False), 2 an event names a (warp, step) after
+    the last entry."""
+    N = fwarps.shape[0]
     E = ev_step.shape[0]
+    flat_row = np.full(N, -1, np.int32)
+    R = ev_off[E]
+    r_lat = np.empty(R, np.int64)
+    r_wf = np.empty(R, np.float64)
+    r_l2 = np.empty(R, np.float64)
+    r_dram = np.empty(R, np.float64)
+    r_lanes = np.empty(R, np.float64)
+    r_pc = np.empty(R, np.int64)
+    n_rows = 0
     maxk = 0
     for e in range(E):
         maxk = max(maxk, ev_off[e + 1] - ev_off[e])
@@ -188,28 +226,42 @@ def _apply_memory(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
         a = ev_off[e]
         k = ev_off[e + 1] - a
         s = ev_step[e]
-        # the entry of each warp at this step: walk the step's warps (events list them in the
-        # step's order), else a binary search in the warp's run
         q = step_off[s]
         qe = step_off[s + 1]
         walk = not dup
         for i in range(k):
             w = ew[a + i]
             found = np.int64(-1)
+            pc_q = step_pc[s]
             if walk:
                 qq = q
                 while qq < qe and fwarps[qq] != w:
                     qq += 1
                 if qq < qe:
-                    found = pos[qq]
+                    found = qq
                     q = qq
                 else:
                     walk = False
             if found < 0:
-                found = _lower_bound(w, s, bucket_off, step_s)
-            if found >= N:
-                return False
-            idx[i] = found
+                if not use_fb:
+                    return 1, flat_row, r_lat, r_wf, r_l2, r_dram, r_lanes, r_pc, n_rows
+                j = _lower_bound(w, s, fb_bucket_off, fb_step_s)
+                if j >= N:
+                    return 2, flat_row, r_lat, r_wf, r_l2, r_dram, r_lanes, r_pc, n_rows
+                found = fb_inv[j]
+                pc_q = step_pc[fb_step_s[j]]
+            r = flat_row[found]
+            if r < 0:
+                r = n_rows
+                n_rows += 1
+                flat_row[found] = r
+                r_lat[r] = -1
+                r_wf[r] = 0.0
+                r_l2[r] = 0.0
+                r_dram[r] = 0.0
+                r_lanes[r] = float(_popcount32(active[found]))
+                r_pc[r] = pc_q
+            idx[i] = r
         if ev_space[e] == SP_SHARED:
             for i in range(k):
                 j = idx[i]
@@ -218,9 +270,9 @@ def _apply_memory(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
                 if x < 0.0:
                     x = 0.0
                 v = np.int64(lat_shared + x)
-                if v > lat[j]:
-                    lat[j] = v
-                wf[j] += w_
+                if v > r_lat[j]:
+                    r_lat[j] = v
+                r_wf[j] += w_
             ps += k
             continue
         sp = ev_space[e]
@@ -244,7 +296,7 @@ def _apply_memory(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
             if op == OP_ST:
                 el[i] = l2lat if sp == SP_GLOBAL else hit
             elif op == OP_ATOM:
-                x = float(lanes[idx[i]]) / float(max(sc, 1)) - 1.0
+                x = r_lanes[idx[i]] / float(max(sc, 1)) - 1.0
                 if x < 0.0:
                     x = 0.0
                 el[i] = (lat_dram if d > 0 else l2lat) + x * atom_k
@@ -277,173 +329,228 @@ def _apply_memory(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
             j = idx[i]
             sc = sec[pg + i]
             v = np.int64(np.rint(el[i]))
-            if v > lat[j]:
-                lat[j] = v
+            if v > r_lat[j]:
+                r_lat[j] = v
             w_ = np.ceil(float(sc) / spw)
             if w_ < 1.0:
                 w_ = 1.0
-            wf[j] += w_
+            r_wf[j] += w_
             if op == OP_ST:
-                l2[j] += float(sc) if sp == SP_GLOBAL else float(mi[i])
-                dram[j] += 0.0
+                r_l2[j] += float(sc) if sp == SP_GLOBAL else float(mi[i])
+                r_dram[j] += 0.0
             else:
-                l2[j] += float(sc) if op == OP_ATOM else float(mi[i])
-                dram[j] += float(dm[i])
+                r_l2[j] += float(sc) if op == OP_ATOM else float(mi[i])
+                r_dram[j] += float(dm[i])
         pg += k
+    return 0, flat_row, r_lat, r_wf, r_l2, r_dram, r_lanes, r_pc, n_rows
+
+
+@njit(cache=True)
+def _ascending(counts, warps):
+    """Whether every step lists its warps in strictly ascending order (both engines do)."""
+    j = 0
+    for s in range(counts.shape[0]):
+        for q in range(j + 1, j + counts[s]):
+            if warps[q] <= warps[q - 1]:
+                return False
+        j += counts[s]
     return True
 
 
 @njit(cache=True)
-def _sum_per_pc(pcs, x, n_pc):
+def _sort_by_warp(step_pc, counts, warps, flat_row, n_buckets, ascending):
+    """The trace's entries (flat, in step order) grouped by warp, each warp's entries in step order
+    (a stable counting sort on the warp id): per sorted entry its pc and memory row (int32), and the
+    offset of each warp's run (bucket_off). When every step lists its warps in ascending order, the
+    entries are moved tile by tile (TILE_STEPS steps x TILE_WARPS warps), so that the writes stay in
+    cache."""
+    S = step_pc.shape[0]
+    N = warps.shape[0]
+    bucket_off = np.zeros(n_buckets + 1, np.int64)
+    for j in range(N):
+        bucket_off[warps[j] + 1] += 1
+    for b in range(n_buckets):
+        bucket_off[b + 1] += bucket_off[b]
+    step_off = np.zeros(S + 1, np.int64)
+    for s in range(S):
+        step_off[s + 1] = step_off[s] + counts[s]
+    fill = bucket_off[:-1].copy()
+    pc_s = np.empty(N, np.int32)
+    mem_s = np.empty(N, np.int32)
+    if ascending:
+        ptr = step_off[:-1].copy()
+        for s0 in range(0, S, TILE_STEPS):
+            s1 = min(S, s0 + TILE_STEPS)
+            lo = n_buckets
+            for s in range(s0, s1):
+                if ptr[s] < step_off[s + 1] and warps[ptr[s]] < lo:
+                    lo = warps[ptr[s]]
+            while lo < n_buckets:
+                hi = lo + TILE_WARPS
+                nxt = n_buckets
+                for s in range(s0, s1):
+                    q = ptr[s]
+                    e = step_off[s + 1]
+                    p = step_pc[s]
+                    while q < e and warps[q] < hi:
+                        d = fill[warps[q]]
+                        fill[warps[q]] = d + 1
+                        pc_s[d] = p
+                        mem_s[d] = flat_row[q]
+                        q += 1
+                    ptr[s] = q
+                    if q < e and warps[q] < nxt:
+                        nxt = warps[q]
+                lo = nxt
+        return pc_s, mem_s, bucket_off
+    for s in range(S):
+        p = step_pc[s]
+        for q in range(step_off[s], step_off[s + 1]):
+            d = fill[warps[q]]
+            fill[warps[q]] = d + 1
+            pc_s[d] = p
+            mem_s[d] = flat_row[q]
+    return pc_s, mem_s, bucket_off
+
+
+@njit(cache=True)
+def _miss_per_pc(r_pc, r_dram, n_rows, n_pc):
+    """Sectors from DRAM per pc (integers in float64: exact in any order)."""
     out = np.zeros(n_pc, np.float64)
-    for i in range(pcs.shape[0]):
-        out[pcs[i]] += x[i]
+    for r in range(n_rows):
+        out[r_pc[r]] += r_dram[r]
     return out
 
 
 @njit(cache=True)
-def _scale_per_pc(x, pcs, factor):
-    for i in range(pcs.shape[0]):
-        x[i] = x[i] * factor[pcs[i]]
+def _scale_rows(r_dram, r_pc, n_rows, factor):
+    for r in range(n_rows):
+        r_dram[r] = r_dram[r] * factor[r_pc[r]]
 
 
 @njit(cache=True)
-def _fill_shadows_nb(tgt_of, warps, pcs, lat, wf, l2, dram, lanes):
-    n = pcs.shape[0]
+def _fill_shadows_nb(tgt_of, bucket_off, pcs, mem):
+    nb = bucket_off.shape[0] - 1
     extra = 0
-    for i in range(n - 1):
-        t = tgt_of[pcs[i]]
-        if t > pcs[i] + 1 and warps[i + 1] == warps[i] and pcs[i + 1] == t:
-            extra += t - pcs[i] - 1
-    if extra == 0:
-        return warps, pcs, lat, wf, l2, dram, lanes
-    total = n + extra
-    w2 = np.empty(total, warps.dtype)
-    p2 = np.empty(total, pcs.dtype)
-    lat2 = np.empty(total, lat.dtype)
-    wf2 = np.empty(total, wf.dtype)
-    l22 = np.empty(total, l2.dtype)
-    d2 = np.empty(total, dram.dtype)
-    ln2 = np.empty(total, lanes.dtype)
-    o = 0
-    for i in range(n):
-        w2[o] = warps[i]
-        p2[o] = pcs[i]
-        lat2[o] = lat[i]
-        wf2[o] = wf[i]
-        l22[o] = l2[i]
-        d2[o] = dram[i]
-        ln2[o] = lanes[i]
-        o += 1
-        if i < n - 1:
+    for b in range(nb):
+        for i in range(bucket_off[b], bucket_off[b + 1] - 1):
             t = tgt_of[pcs[i]]
-            if t > pcs[i] + 1 and warps[i + 1] == warps[i] and pcs[i + 1] == t:
-                for pc in range(pcs[i] + 1, t):
-                    w2[o] = warps[i]
-                    p2[o] = pc
-                    lat2[o] = -1
-                    wf2[o] = 0.0
-                    l22[o] = 0.0
-                    d2[o] = 0.0
-                    ln2[o] = 0.0
-                    o += 1
-    return w2, p2, lat2, wf2, l22, d2, ln2
+            if t > pcs[i] + 1 and pcs[i + 1] == t:
+                extra += t - pcs[i] - 1
+    if extra == 0:
+        return bucket_off, pcs, mem
+    n = pcs.shape[0]
+    off2 = np.zeros(nb + 1, np.int64)
+    p2 = np.empty(n + extra, pcs.dtype)
+    m2 = np.empty(n + extra, mem.dtype)
+    o = 0
+    for b in range(nb):
+        e = bucket_off[b + 1]
+        for i in range(bucket_off[b], e):
+            p2[o] = pcs[i]
+            m2[o] = mem[i]
+            o += 1
+            if i < e - 1:
+                t = tgt_of[pcs[i]]
+                if t > pcs[i] + 1 and pcs[i + 1] == t:
+                    for pc in range(pcs[i] + 1, t):
+                        p2[o] = pc
+                        m2[o] = -1
+                        o += 1
+        off2[b + 1] = o
+    return off2, p2, m2
 
 
-def _fill_shadows(shadows: dict[int, int], n_pc: int, warps, pcs, lat, wf, l2, dram, lanes):
+def _fill_shadows(shadows: dict[int, int], n_pc: int, bucket_off, pcs, mem):
     """Insert the instructions of every if-converted shadow a warp jumped over (predicated off:
-    they issue, with no memory work and no active lanes). shadows: branch pc -> its target; an
-    entry at a branch pc whose warp's next entry is the target gets the pcs in between after it."""
+    they issue, with no memory work: row -1). shadows: branch pc -> its target; an entry at a branch
+    pc whose warp's next entry (bucket_off: each warp's run) is the target gets the pcs in between
+    after it. Returns the new (bucket_off, pcs, mem), or the given ones if nothing was inserted."""
     tgt_of = np.full(n_pc + 1, -1, np.int64)
     for p, t in shadows.items():
         if 0 <= p < n_pc:
             tgt_of[p] = t
-    return _fill_shadows_nb(tgt_of, warps, pcs, lat, wf, l2, dram, lanes)
+    return _fill_shadows_nb(tgt_of, bucket_off, pcs, mem)
 
 
 @njit(cache=True)
-def _match_block(i, b, blk_start, blk_off, warps, pcs):
-    """Whether entries i.. are a full instance of block b: one warp's consecutive entries at the
-    block's pcs a, a+1, ..., a+m-1."""
+def _match_block(i, end, b, blk_start, blk_off, pcs):
+    """Whether entries i.. (of one warp's run, which ends at end) are a full instance of block b:
+    consecutive entries at the block's pcs a, a+1, ..., a+m-1."""
     a = blk_start[b]
     m = blk_off[b + 1] - blk_off[b]
-    if i + m > pcs.shape[0]:
+    if i + m > end:
         return False
     for j in range(1, m):
-        if pcs[i + j] != a + j or warps[i + j] != warps[i]:
+        if pcs[i + j] != a + j:
             return False
     return True
 
 
 @njit(cache=True)
-def _permute(arr, i, src):
-    tmp = arr[i:i + src.shape[0]].copy()
-    for j in range(src.shape[0]):
-        arr[i + j] = tmp[src[j]]
-
-
-@njit(cache=True)
-def _reorder_blocks(block_of_pc, blk_start, blk_off, blk_src, warps, pcs, lat, wf, l2, dram, lanes):
+def _reorder_blocks(block_of_pc, blk_start, blk_off, blk_src, bucket_off, pcs, mem):
     """In place: every full instance of a scheduled block gets its entries in the block's order
     (entry j takes what was at j' = blk_src[j]). Blocks must not overlap."""
-    n = pcs.shape[0]
-    i = 0
-    while i < n:
-        b = block_of_pc[pcs[i]]
-        if b >= 0 and _match_block(i, b, blk_start, blk_off, warps, pcs):
-            src = blk_src[blk_off[b]:blk_off[b + 1]]
-            _permute(pcs, i, src)
-            _permute(lat, i, src)
-            _permute(wf, i, src)
-            _permute(l2, i, src)
-            _permute(dram, i, src)
-            _permute(lanes, i, src)
-            i += src.shape[0]
-        else:
-            i += 1
+    for w in range(bucket_off.shape[0] - 1):
+        i = bucket_off[w]
+        end = bucket_off[w + 1]
+        while i < end:
+            b = block_of_pc[pcs[i]]
+            if b >= 0 and _match_block(i, end, b, blk_start, blk_off, pcs):
+                m = blk_off[b + 1] - blk_off[b]
+                tp = pcs[i:i + m].copy()
+                tm = mem[i:i + m].copy()
+                for j in range(m):
+                    pcs[i + j] = tp[blk_src[blk_off[b] + j]]
+                    mem[i + j] = tm[blk_src[blk_off[b] + j]]
+                i += m
+            else:
+                i += 1
 
 
 @njit(cache=True)
-def _emit(kind, k_free, n_warps, block_of_pc, blk_start, blk_off, blk_src,
-          warps, pcs, lat, wf, l2, dram, lanes):
-    """The streams: the entries in order, every full instance of a scheduled block in the block's
-    order (as _reorder_blocks; blocks must not overlap), free ops dropped, in the final dtypes;
-    and warp_off (warp_off[w] = entries of warps below w)."""
-    n = pcs.shape[0]
-    m = 0
-    for i in range(n):
-        if kind[pcs[i]] != k_free:
-            m += 1
-    e_pc = np.empty(m, np.int32)
-    e_lat = np.empty(m, np.int32)
-    e_wf = np.empty(m, np.float64)
-    e_l2 = np.empty(m, np.float64)
-    e_dram = np.empty(m, np.float64)
-    e_lanes = np.empty(m, np.float64)
+def _emit(kind, k_free, n_warps, block_of_pc, blk_start, blk_off, blk_src, bucket_off, pcs, mem):
+    """In place: the entries in order, every full instance of a scheduled block in the block's
+    order (as _reorder_blocks; blocks must not overlap), free ops dropped. Returns how many entries
+    are left (pcs[:m], mem[:m]) and warp_off (warp_off[w] = entries of warps below w; the entries
+    of warp ids >= n_warps, if any, are kept but not counted)."""
     warp_off = np.zeros(n_warps + 1, np.int64)
+    maxm = 1
+    for b in range(blk_start.shape[0]):
+        maxm = max(maxm, blk_off[b + 1] - blk_off[b])
+    tp = np.empty(maxm, pcs.dtype)
+    tm = np.empty(maxm, mem.dtype)
     o = 0
-    i = 0
-    while i < n:
-        b = block_of_pc[pcs[i]]
-        matched = b >= 0 and _match_block(i, b, blk_start, blk_off, warps, pcs)
-        span = blk_off[b + 1] - blk_off[b] if matched else 1
-        for j in range(span):
-            k = i + blk_src[blk_off[b] + j] if matched else i
-            if kind[pcs[k]] == k_free:
-                continue
-            e_pc[o] = pcs[k]
-            e_lat[o] = lat[k]
-            e_wf[o] = wf[k]
-            e_l2[o] = l2[k]
-            e_dram[o] = dram[k]
-            e_lanes[o] = lanes[k]
-            if warps[k] < n_warps:
-                warp_off[warps[k] + 1] += 1
-            o += 1
-        i += span
+    for w in range(bucket_off.shape[0] - 1):
+        i = bucket_off[w]
+        end = bucket_off[w + 1]
+        o0 = o
+        while i < end:
+            b = block_of_pc[pcs[i]]
+            if b >= 0 and _match_block(i, end, b, blk_start, blk_off, pcs):
+                m = blk_off[b + 1] - blk_off[b]
+                for j in range(m):
+                    tp[j] = pcs[i + j]
+                    tm[j] = mem[i + j]
+                for j in range(m):
+                    k = blk_src[blk_off[b] + j]
+                    if kind[tp[k]] == k_free:
+                        continue
+                    pcs[o] = tp[k]
+                    mem[o] = tm[k]
+                    o += 1
+                i += m
+            else:
+                if kind[pcs[i]] != k_free:
+                    pcs[o] = pcs[i]
+                    mem[o] = mem[i]
+                    o += 1
+                i += 1
+        if w < n_warps:
+            warp_off[w + 1] = o - o0
     for w in range(n_warps):
         warp_off[w + 1] += warp_off[w]
-    return e_pc, e_lat, e_wf, e_l2, e_dram, e_lanes, warp_off
+    return o, warp_off
 
 
 @njit(cache=True)
@@ -488,10 +595,10 @@ def _flat(parts: list, dtype) -> np.ndarray:
     return np.concatenate(parts, dtype=dtype, casting="unsafe") if parts else np.zeros(0, dtype)
 
 
-def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, fwarps: np.ndarray,
-                 pos: np.ndarray, bucket_off: np.ndarray, step_s: np.ndarray, dup: bool, lanes: np.ndarray,
-                 lat: np.ndarray, wf: np.ndarray, l2: np.ndarray, dram: np.ndarray) -> None:
-    """What the memory system answered, per entry (the per-event model, applied in event order).
+def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, step_pc: np.ndarray,
+                 counts: np.ndarray, fwarps: np.ndarray, active: np.ndarray, ascending: bool, n_buckets: int):
+    """What the memory system answered, per trace entry that an event names (the per-event model,
+    applied in event order): (flat_row, memory table (lat, wf, l2, dram, lanes, pc), rows).
 
     Shared: latency lat_shared + (wavefronts - 1), the wavefronts on L1TEX.
     Global/local, per warp: miss = sectors - L1 hits, dmiss = miss - L2 hits; wavefronts
@@ -505,9 +612,11 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, fwa
       where another warp of the event missed waits as long as that SM's slowest miss; with
       merge_inflight_l2, an all-L2-hit warp in an event where some warp went to DRAM waits lat_dram.
     An entry's latency is the largest of its events', its wavefronts and sectors add up."""
+    N = len(fwarps)
     evs = [ev for ev in trace.memory if len(ev.warps)]
     if not evs:
-        return
+        z = np.zeros(0, np.float64)
+        return np.full(N, -1, np.int32), (np.zeros(0, np.int64), z, z, z, z, np.zeros(0, np.int64)), 0
     S = trace.n_steps
     shared = [ev.space == "shared" for ev in evs]
     ev_step = np.array([ev.step for ev in evs], np.int64)
@@ -532,15 +641,30 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, fwa
     l2_tab = l2_latency(np.arange(n_l2 + 1, dtype=np.float64), cfg)
     dram_tab = dram_latency(np.arange(n_dram + 1, dtype=np.float64), cfg)
     step_off = np.zeros(S + 1, np.int64)
-    np.cumsum(trace.flat_steps()[1], out=step_off[1:])
+    np.cumsum(counts, out=step_off[1:])
     atom_k = clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
-    ok = _apply_memory(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
-                       step_off, fwarps, pos, bucket_off, step_s, dup, lanes, trace.sm_of_warp(),
-                       l2_tab, dram_tab, float(cfg.lat_shared), float(cfg.lat_l1_hit), float(cfg.lat_local_l1_hit),
-                       float(cfg.lat_dram), spw, atom_k, bool(cfg.merge_inflight_l1), bool(cfg.merge_inflight_l2),
-                       lat, wf, l2, dram)
-    if not ok:
+    consts = (l2_tab, dram_tab, float(cfg.lat_shared), float(cfg.lat_l1_hit), float(cfg.lat_local_l1_hit),
+              float(cfg.lat_dram), spw, atom_k, bool(cfg.merge_inflight_l1), bool(cfg.merge_inflight_l2))
+    sm_of_warp = trace.sm_of_warp()
+    z64 = np.zeros(0, np.int64)
+    zi32 = np.zeros(0, np.int32)
+    status = 1
+    if ascending:  # no step lists a warp twice: walk the steps
+        status, flat_row, *table, n_rows = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
+                                                       step_off, step_pc, fwarps, active, False, False, z64, zi32,
+                                                       zi32, sm_of_warp, *consts)
+    if status == 1:
+        # some event's warps are not in its step's order, or a step lists a warp twice: the warp-sorted
+        # order (the stable counting sort) for the binary searches
+        _, _, fb_step_s, _, fb_bucket_off, fb_pos, dup = _group_by_warp(step_pc, counts, fwarps, active, n_buckets)
+        fb_inv = np.empty(N, np.int32)
+        fb_inv[fb_pos] = np.arange(N, dtype=np.int32)
+        status, flat_row, *table, n_rows = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
+                                                       step_off, step_pc, fwarps, active, dup, True, fb_bucket_off,
+                                                       fb_step_s, fb_inv, sm_of_warp, *consts)
+    if status != 0:
         raise IndexError("trace: a memory event names a (warp, step) after the last entry")
+    return flat_row, tuple(table), int(n_rows)
 
 
 def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,
@@ -571,32 +695,30 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
         n_buckets = max(W, int(fwarps.max()) + 1)
     if len(step_pc) and (step_pc.min() < 0 or step_pc.max() >= n_pc):
         raise ValueError("trace: a step's pc is outside the kernel")
-    # each warp's own stream, in issue (step) order
-    warps, pcs, step_s, lanes, bucket_off, pos, dup = _group_by_warp(step_pc, counts, fwarps, active, n_buckets)
-    n = len(pcs)
-    lat = np.full(n, -1, np.int64)
-    wf = np.zeros(n, np.float64)
-    l2 = np.zeros(n, np.float64)
-    dram = np.zeros(n, np.float64)
-    _memory_work(trace, cfg, clock_mhz, fwarps, pos, bucket_off, step_s, dup, lanes, lat, wf, l2, dram)
+    ascending = bool(_ascending(counts, fwarps))
+    # the memory table: a row per trace entry that some memory event names
+    flat_row, (m_lat, m_wf, m_l2, m_dram, m_lanes, m_pc), n_rows = _memory_work(
+        trace, cfg, clock_mhz, step_pc, counts, fwarps, active, ascending, n_buckets)
     # DRAM sectors per missed sector, per pc
     factor = np.full(n_pc, float(cfg.dram_sectors_per_miss), np.float64)
     if dram_bytes_per_pc:
-        miss_pc = _sum_per_pc(pcs, dram, n_pc)
+        miss_pc = _miss_per_pc(m_pc, m_dram, n_rows, n_pc)
         for pc, by in dram_bytes_per_pc.items():
             if 0 <= pc < n_pc and miss_pc[pc] > 0:
                 factor[pc] = float(by) / cfg.sector_bytes / miss_pc[pc]
-    _scale_per_pc(dram, pcs, factor)
-    if shadows and n:
-        warps, pcs, lat, wf, l2, dram, lanes = _fill_shadows(shadows, n_pc, warps, pcs, lat, wf, l2, dram, lanes)
-        n = len(pcs)
+    _scale_rows(m_dram, m_pc, n_rows, factor)
+    # each warp's own stream, in issue (step) order
+    pcs, mem, bucket_off = _sort_by_warp(step_pc, counts, fwarps, flat_row, n_buckets, ascending)
+    del flat_row
+    if shadows and len(pcs):
+        bucket_off, pcs, mem = _fill_shadows(shadows, n_pc, bucket_off, pcs, mem)
     # ptxas-like order inside each basic block (full block instances only), then fold free ops away
     block_of_pc = np.full(n_pc, -1, np.int64)
     starts = np.array([a for a, _ in schedules or ()], np.int64)
     blk_off = np.zeros(len(starts) + 1, np.int64)
     np.cumsum([len(order) for _, order in schedules or ()], out=blk_off[1:])
     blk_src = _flat([np.asarray(order, np.int64) - a for a, order in schedules or ()], np.int64)
-    if len(starts) and n:
+    if len(starts) and len(pcs):
         ends = starts + np.diff(blk_off)
         o = np.argsort(starts, kind="stable")
         if np.all(starts[o][1:] >= ends[o][:-1]) and starts.min() >= 0 and ends.max() <= n_pc:
@@ -607,9 +729,8 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
                     one = np.full(n_pc, -1, np.int64)
                     one[starts[b]] = 0
                     _reorder_blocks(one, starts[b:b + 1], blk_off[b:b + 2] - blk_off[b],
-                                    blk_src[blk_off[b]:blk_off[b + 1]], warps, pcs, lat, wf, l2, dram, lanes)
-    e_pc, e_lat, e_wf, e_l2, e_dram, e_lanes, warp_off = _emit(st.kind, K_FREE, W, block_of_pc, starts, blk_off,
-                                                               blk_src, warps, pcs, lat, wf, l2, dram, lanes)
+                                    blk_src[blk_off[b]:blk_off[b + 1]], bucket_off, pcs, mem)
+    m, warp_off = _emit(st.kind, K_FREE, W, block_of_pc, starts, blk_off, blk_src, bucket_off, pcs, mem)
     cta = trace.cta_of_warp()
     if W and (cta.min() < 0 or cta.max() >= n_ctas):
         raise IndexError("trace: a warp's CTA id is outside the grid")
@@ -617,7 +738,8 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     if not contiguous:
         # warps of a CTA must be contiguous ids (the engine lays a wave out CTA by CTA)
         raise ValueError("trace: warps of a CTA are not contiguous")
-    return Streams(e_pc, e_lat, e_wf, e_l2, e_dram, e_lanes, warp_off, cta_warp0, cta_nwarps, n_ctas)
+    return Streams(pcs[:m], mem[:m], m_lat[:n_rows].astype(np.int32), m_wf[:n_rows], m_l2[:n_rows],
+                   m_dram[:n_rows], m_lanes[:n_rows], warp_off, cta_warp0, cta_nwarps, n_ctas)
 
 
 # kinds that use the L1TEX path of their SM

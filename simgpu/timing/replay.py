@@ -85,11 +85,11 @@ def _interp(u, xs, ys):
 
 
 @njit(cache=True)
-def _operands_ready(w, gs, pc, w_ready, w_rreason, src, dst, reg_ready, reg_sb):
-    """When warp w (in slot gs) can issue pc as far as its own state goes: its ready time, raised by
+def _operands_ready(gs, pc, z_ready, z_rreason, src, dst, reg_ready, reg_sb):
+    """When the warp in slot gs can issue pc as far as its own state goes: its ready time, raised by
     every source or destination register still in flight; and why it waits (the last raise)."""
-    r = w_ready[w]
-    reason = w_rreason[w]
+    r = z_ready[gs]
+    reason = z_rreason[gs]
     for j in range(MAX_SRC):
         reg = src[pc, j]
         if reg < 0:
@@ -125,7 +125,7 @@ def _activate(act_sm, n_act, sm):
 
 @njit(cache=True)
 def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
-           e_pc, e_lat, e_wf, e_l2, e_dram, e_lanes,
+           e_pc, e_mem, m_lat, m_wf, m_l2, m_dram, m_lanes,
            warp_off, cta_warp0, cta_nwarps,
            num_sms, ctas_per_sm, wpc, n_sub, policy,
            dispatch_interval, bar_lat, lsu_q, mio_q, lat_branch,
@@ -133,38 +133,46 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
            rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot):
-    W = warp_off.shape[0] - 1
     C = cta_warp0.shape[0]
     max_slots = ctas_per_sm * wpc
+    n_sched = num_sms * n_sub
     # ---- state
-    slot_warp = np.full(num_sms * max_slots, -1, np.int64)
+    # What the schedulers scan lives in slot order, a scheduler's slots side by side: slot s of SM
+    # sm is z = (sm * n_sub + s % n_sub) * nq + s // n_sub (nq: the most slots of one scheduler).
+    nq = (max_slots + n_sub - 1) // n_sub
+    Z = n_sched * nq
+    z_warp = np.full(Z, -1, np.int64)
+    # _operands_ready of the slot's warp's next entry (INF: no warp, or it is done or at a barrier),
+    # kept up to date: it changes only when the warp issues, arrives or leaves a barrier (a warp's
+    # registers are its own); with its reason and the entry's pc
+    z_opr = np.full(Z, INF, np.int64)
+    z_rsn = np.zeros(Z, np.int64)
+    z_pc = np.zeros(Z, np.int64)
+    z_age = np.zeros(Z, np.int64)
+    z_thr_until = np.zeros(Z, np.int64)
+    z_thr_rsn = np.zeros(Z, np.int64)
     cslot_cta = np.full(num_sms * ctas_per_sm, -1, np.int64)
     cslot_free_at = np.zeros(num_sms * ctas_per_sm, np.int64)
-    reg_ready = np.zeros((num_sms * max_slots, n_regs), np.int64)
-    reg_sb = np.zeros((num_sms * max_slots, n_regs), np.int8)
-    ptr = warp_off[:-1].copy()
-    w_ready = np.zeros(W, np.int64)
-    w_rreason = np.zeros(W, np.int64)
-    # _operands_ready of each warp's next entry, kept up to date: it changes only when the warp
-    # issues, arrives or leaves a barrier (a warp's registers are its own)
-    w_opr = np.zeros(W, np.int64)
-    w_opr_reason = np.zeros(W, np.int64)
-    w_last = np.zeros(W, np.int64)
-    w_done = np.zeros(W, np.bool_)
-    w_atbar = np.zeros(W, np.bool_)
-    w_memdone = np.zeros(W, np.int64)
-    w_thr_until = np.zeros(W, np.int64)
-    w_thr_reason = np.zeros(W, np.int64)
-    w_age = np.zeros(W, np.int64)
+    reg_ready = np.zeros((Z, n_regs), np.int64)
+    reg_sb = np.zeros((Z, n_regs), np.int8)
+    # the slot's warp: its next entry and the end of its entries, when its own state lets it issue
+    # next (and why not before), its last issue, whether it waits at a barrier, when its memory
+    # work is done
+    z_ptr = np.zeros(Z, np.int64)
+    z_end = np.zeros(Z, np.int64)
+    z_ready = np.zeros(Z, np.int64)
+    z_rreason = np.zeros(Z, np.int64)
+    z_last = np.zeros(Z, np.int64)
+    z_atbar = np.zeros(Z, np.bool_)
+    z_memdone = np.zeros(Z, np.int64)
     bar_arrived = np.zeros(C, np.int64)
     live = cta_nwarps.copy()
     done_w = np.zeros(C, np.int64)
-    n_sched = num_sms * n_sub
     sched_wake = np.full(n_sched, INF, np.int64)
     # the SMs some scheduler of which has a wake-up time (< INF), ascending: only they are visited
     act_sm = np.zeros(num_sms, np.int64)
     n_act = 0
-    last_slot = np.full(n_sched, -1, np.int64)
+    last_q = np.full(n_sched, -1, np.int64)  # the slot (its index among the scheduler's) that issued last
     pipe_free = np.zeros((n_sched, N_PIPES), np.int64)
     l1_free = np.zeros(num_sms, np.float64)
     sm_ncta = np.zeros(num_sms, np.int64)
@@ -229,29 +237,36 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
             for i in range(nw):
                 w = w0 + i
                 s = best_cs * wpc + i
-                gs = best * max_slots + s
-                slot_warp[gs] = w
+                sc = best * n_sub + s % n_sub
+                z = sc * nq + s // n_sub
+                z_warp[z] = w
                 for r in range(n_regs):
-                    reg_ready[gs, r] = 0
-                    reg_sb[gs, r] = 0
-                w_ready[w] = t
-                w_rreason[w] = R_WAIT
-                w_last[w] = t - 1
-                w_age[w] = age
+                    reg_ready[z, r] = 0
+                    reg_sb[z, r] = 0
+                z_ptr[z] = warp_off[w]
+                z_end[z] = warp_off[w + 1]
+                z_ready[z] = t
+                z_rreason[z] = R_WAIT
+                z_last[z] = t - 1
+                z_atbar[z] = False
+                z_memdone[z] = 0
+                z_age[z] = age
+                z_thr_until[z] = 0
+                z_thr_rsn[z] = 0
                 age += 1
                 warp_start[w] = t
                 warp_sm[w] = best
                 w_slot[w] = s
-                sc = best * n_sub + s % n_sub
                 if sched_wake[sc] > t:
                     sched_wake[sc] = t
                     n_act = _activate(act_sm, n_act, best)
-                if ptr[w] < warp_off[w + 1]:
-                    w_opr[w], w_opr_reason[w] = _operands_ready(w, gs, e_pc[ptr[w]], w_ready, w_rreason, src, dst,
-                                                                reg_ready, reg_sb)
+                if z_ptr[z] < z_end[z]:
+                    pc0 = e_pc[z_ptr[z]]
+                    z_opr[z], z_rsn[z] = _operands_ready(z, pc0, z_ready, z_rreason, src, dst, reg_ready, reg_sb)
+                    z_pc[z] = pc0
                 else:
                     # a warp with nothing to run
-                    w_done[w] = True
+                    z_opr[z] = INF
                     warp_end[w] = t + 1
                     done_w[c] += 1
                     live[c] -= 1
@@ -271,29 +286,23 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
             if sched_wake[sc] > t:
                 continue
             wake = INF
-            chosen = -1
             chosen_age = INF
-            chosen_r = 0
-            chosen_reason = 0
-            chosen_s = -1
+            chosen_q = -1
             nslots = (max_slots - sp + n_sub - 1) // n_sub
+            zb = sc * nq
+            lq = last_q[sc]
             start = 0
-            if policy == 1 and last_slot[sc] >= 0:
-                start = (last_slot[sc] - sp) // n_sub + 1
+            if policy == 1 and lq >= 0:
+                start = lq + 1
             for q in range(nslots):
                 qi = (start + q) % nslots if policy == 1 else q
-                s = sp + qi * n_sub
-                gs = sm * max_slots + s
-                w = slot_warp[gs]
-                if w < 0 or w_done[w] or w_atbar[w]:
-                    continue
-                r = w_opr[w]
+                z = zb + qi
+                r = z_opr[z]
                 if r > t:
                     if r < wake:
                         wake = r
                     continue
-                reason = w_opr_reason[w]
-                pc = e_pc[ptr[w]]
+                pc = z_pc[z]
                 p = pipe[pc]
                 blocked = 0
                 thr_reason = 0
@@ -316,69 +325,59 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             blocked = b
                             thr_reason = R_MIO
                 if blocked > t:
-                    if blocked > w_thr_until[w]:
-                        w_thr_until[w] = blocked
-                        w_thr_reason[w] = thr_reason
+                    if blocked > z_thr_until[z]:
+                        z_thr_until[z] = blocked
+                        z_thr_rsn[z] = thr_reason
                     if blocked < wake:
                         wake = blocked
                     continue
                 # eligible
-                if policy == 1:
-                    chosen = w
-                    chosen_s = s
-                    chosen_r = r
-                    chosen_reason = reason
+                if policy == 1 or qi == lq:
+                    chosen_q = qi
                     break
-                if s == last_slot[sc]:
-                    chosen = w
-                    chosen_s = s
-                    chosen_r = r
-                    chosen_reason = reason
-                    chosen_age = -1
-                    break
-                if w_age[w] < chosen_age:
-                    chosen_age = w_age[w]
-                    chosen = w
-                    chosen_s = s
-                    chosen_r = r
-                    chosen_reason = reason
-            if chosen < 0:
+                if z_age[z] < chosen_age:
+                    chosen_age = z_age[z]
+                    chosen_q = qi
+            if chosen_q < 0:
                 sched_wake[sc] = wake
                 continue
             # ---------------------------------------------------- issue
-            w = chosen
-            e = ptr[w]
+            gs = zb + chosen_q
+            w = z_warp[gs]
+            chosen_r = z_opr[gs]
+            chosen_reason = z_rsn[gs]
+            e = z_ptr[gs]
             pc = e_pc[e]
-            c_slot = chosen_s
-            gs = sm * max_slots + c_slot
-            L = t - w_last[w] - 1
-            dep = chosen_r - (w_last[w] + 1)
+            c_slot = sp + chosen_q * n_sub
+            wl = z_last[gs]
+            L = t - wl - 1
+            dep = chosen_r - (wl + 1)
             if dep < 0:
                 dep = 0
             if dep > L:
                 dep = L
             stall[pc, chosen_reason] += dep
             rest = L - dep
-            lo = chosen_r if chosen_r > w_last[w] + 1 else w_last[w] + 1
-            thr = w_thr_until[w] - lo
+            lo = chosen_r if chosen_r > wl + 1 else wl + 1
+            thr = z_thr_until[gs] - lo
             if thr < 0:
                 thr = 0
             if thr > rest:
                 thr = rest
             if thr > 0:
-                stall[pc, w_thr_reason[w]] += thr
+                stall[pc, z_thr_rsn[gs]] += thr
             stall[pc, R_NOT_SELECTED] += rest - thr
             stall[pc, R_SELECTED] += 1
             if rec:
                 e_dep[e] = dep
                 e_thr[e] = thr
                 e_rsn[e] = chosen_reason
-                e_thr_rsn[e] = w_thr_reason[w]
-            w_thr_until[w] = 0
-            w_last[w] = t
+                e_thr_rsn[e] = z_thr_rsn[gs]
+            z_thr_until[gs] = 0
+            z_last[gs] = t
             e_issue[e] = t
             sm_inst[sm] += 1
-            last_slot[sc] = c_slot
+            last_q[sc] = chosen_q
             p = pipe[pc]
             pipe_free[sc, p] = t + ii[pc]
             k = kind[pc]
@@ -386,48 +385,54 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
             is_mem = False
             if k == K_GLD or k == K_GST or k == K_GATOM or k == K_LLD or k == K_LST:
                 is_mem = True
-                if e_lat[e] < 0:
+                mr = e_mem[e]
+                mlat = m_lat[mr] if mr >= 0 else -1
+                if mlat < 0:
                     done_t = t + 1
                 else:
+                    ml2 = m_l2[mr]
+                    mdram = m_dram[mr]
                     t1 = l1_free[sm] if l1_free[sm] > t else float(t)
-                    l1_free[sm] = t1 + e_wf[e] / l1_rate
+                    l1_free[sm] = t1 + m_wf[mr] / l1_rate
                     st = t1
-                    if e_l2[e] > 0:
+                    if ml2 > 0:
                         t2 = l2_free if l2_free > st else st
-                        l2_free = t2 + e_l2[e] / l2_rate
+                        l2_free = t2 + ml2 / l2_rate
                         st = t2
-                    if e_dram[e] > 0:
+                    if mdram > 0:
                         t3 = dram_free if dram_free > st else st
-                        dram_free = t3 + e_dram[e] / dram_rate
+                        dram_free = t3 + mdram / dram_rate
                         st = t3
                     if k == K_GATOM:
                         ta = atom_free if atom_free > st else st
-                        atom_free = ta + e_lanes[e] / atom_rate
+                        atom_free = ta + m_lanes[mr] / atom_rate
                         st = ta
                     extra = 0.0
-                    if load_win > 0.0 and e_l2[e] > 0:
+                    if load_win > 0.0 and ml2 > 0:
                         if t > acc_t:
                             dec = np.exp(-(t - acc_t) / load_win)
                             dram_acc *= dec
                             l2_acc *= dec
                             acc_t = t
-                        l2_acc += e_l2[e]
-                        dram_acc += e_dram[e]
+                        l2_acc += ml2
+                        dram_acc += mdram
                         if k == K_GLD or k == K_LLD:
                             extra = _interp(l2_acc / load_win / l2_rate, l2_u, l2_x)
-                        if e_dram[e] > 0 and (k == K_GLD or k == K_LLD):
+                        if mdram > 0 and (k == K_GLD or k == K_LLD):
                             xd = _interp(dram_acc / load_win / dram_rate, dram_u, dram_x)
                             if xd > extra:
                                 extra = xd
-                    done_t = np.int64(np.ceil(st)) + e_lat[e] + np.int64(np.rint(extra))
+                    done_t = np.int64(np.ceil(st)) + mlat + np.int64(np.rint(extra))
             elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
                 is_mem = True
-                wf = e_wf[e] if e_lat[e] >= 0 else 1.0
+                mr = e_mem[e]
+                mlat = m_lat[mr] if mr >= 0 else -1
+                wf = m_wf[mr] if mlat >= 0 else 1.0
                 if k == K_SHFL:
                     wf = 1.0
                 t1 = l1_free[sm] if l1_free[sm] > t else float(t)
                 l1_free[sm] = t1 + wf / l1_rate
-                base = e_lat[e] if (e_lat[e] >= 0 and k != K_SHFL) else lat[pc]
+                base = mlat if (mlat >= 0 and k != K_SHFL) else lat[pc]
                 done_t = np.int64(np.ceil(t1)) + base
             for j in range(MAX_DST):
                 reg = dst[pc, j]
@@ -435,34 +440,36 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                     break
                 reg_ready[gs, reg] = done_t
                 reg_sb[gs, reg] = sb[pc]
-            if is_mem and done_t > w_memdone[w]:
-                w_memdone[w] = done_t
-            w_ready[w] = t + 1
-            w_rreason[w] = R_WAIT
+            if is_mem and done_t > z_memdone[gs]:
+                z_memdone[gs] = done_t
+            z_ready[gs] = t + 1
+            z_rreason[gs] = R_WAIT
             if k == K_BRANCH:
-                w_ready[w] = t + lat_branch
-                w_rreason[w] = R_BRANCH
-            ptr[w] = e + 1
-            if e + 1 < warp_off[w + 1]:
-                w_opr[w], w_opr_reason[w] = _operands_ready(w, gs, e_pc[e + 1], w_ready, w_rreason, src, dst,
-                                                            reg_ready, reg_sb)
+                z_ready[gs] = t + lat_branch
+                z_rreason[gs] = R_BRANCH
+            z_ptr[gs] = e + 1
+            if e + 1 < z_end[gs]:
+                pc1 = e_pc[e + 1]
+                z_opr[gs], z_rsn[gs] = _operands_ready(gs, pc1, z_ready, z_rreason, src, dst, reg_ready, reg_sb)
+                z_pc[gs] = pc1
             sched_wake[sc] = t + 1
             cta_slot = c_slot // wpc
             g = sm * ctas_per_sm + cta_slot
             c = cslot_cta[g]
             if k == K_BAR:
-                w_atbar[w] = True
+                z_atbar[gs] = True
+                z_opr[gs] = INF
                 bar_arrived[c] += 1
-            finished = ptr[w] >= warp_off[w + 1]
+            finished = e + 1 >= z_end[gs]
             if finished:
-                w_done[w] = True
+                z_opr[gs] = INF
                 end = t + 1
-                if w_memdone[w] > end:
-                    stall[pc, R_DRAIN] += w_memdone[w] - end
-                    end = w_memdone[w]
+                if z_memdone[gs] > end:
+                    stall[pc, R_DRAIN] += z_memdone[gs] - end
+                    end = z_memdone[gs]
                 warp_end[w] = end
-                if w_atbar[w]:
-                    w_atbar[w] = False
+                if z_atbar[gs]:
+                    z_atbar[gs] = False
                     bar_arrived[c] -= 1
                 live[c] -= 1
                 done_w[c] += 1
@@ -476,20 +483,20 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                         disp_time = float(cta_end[c])
             if bar_arrived[c] > 0 and bar_arrived[c] >= live[c]:
                 rel = t + bar_lat
-                w0 = cta_warp0[c]
                 for i in range(cta_nwarps[c]):
-                    ww = w0 + i
-                    if w_atbar[ww]:
-                        w_atbar[ww] = False
-                        if rel > w_ready[ww]:
-                            w_ready[ww] = rel
-                            w_rreason[ww] = R_BARRIER
-                        s2 = cta_slot * wpc + i
-                        if ptr[ww] < warp_off[ww + 1]:
-                            w_opr[ww], w_opr_reason[ww] = _operands_ready(ww, sm * max_slots + s2, e_pc[ptr[ww]],
-                                                                          w_ready, w_rreason, src, dst, reg_ready,
-                                                                          reg_sb)
-                        sc2 = sm * n_sub + s2 % n_sub
+                    s2 = cta_slot * wpc + i
+                    sc2 = sm * n_sub + s2 % n_sub
+                    z2 = sc2 * nq + s2 // n_sub
+                    if z_atbar[z2]:
+                        z_atbar[z2] = False
+                        if rel > z_ready[z2]:
+                            z_ready[z2] = rel
+                            z_rreason[z2] = R_BARRIER
+                        if z_ptr[z2] < z_end[z2]:
+                            pc2 = e_pc[z_ptr[z2]]
+                            z_opr[z2], z_rsn[z2] = _operands_ready(z2, pc2, z_ready, z_rreason, src, dst,
+                                                                   reg_ready, reg_sb)
+                            z_pc[z2] = pc2
                         if sched_wake[sc2] > rel:
                             sched_wake[sc2] = rel
                 bar_arrived[c] = 0

@@ -1,5 +1,7 @@
 """build_streams (numba loops) against the NumPy formulation it replaced, on random traces:
-every array of the Streams must be identical (values and dtypes)."""
+the pcs, warp offsets and CTA layout must be identical (values and dtypes), and so must every entry's
+latency and, where the latency is >= 0 (the entries whose memory work the replay reads), its
+wavefronts, L2 and DRAM sectors and lanes (build_streams keeps those in a table of memory rows)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,23 @@ from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.isa import K_ALU, K_FREE, K_GLD, K_SLD, StaticTable
 from simgpu.timing.model import _issued_per_bin, _resident_per_bin, _sm_active
 from simgpu.timing.prepare import Streams, build_streams, dram_latency, l2_latency
+
+
+@dataclasses.dataclass
+class RefStreams:
+    """The per-entry layout the reference builds."""
+
+    e_pc: np.ndarray
+    e_lat: np.ndarray
+    e_wf: np.ndarray
+    e_l2: np.ndarray
+    e_dram: np.ndarray
+    e_lanes: np.ndarray
+    warp_off: np.ndarray
+    cta_warp0: np.ndarray
+    cta_nwarps: np.ndarray
+    n_ctas: int
+
 
 # ---------------------------------------------------------------- the NumPy reference (verbatim)
 
@@ -64,7 +83,7 @@ def _ref_fill_shadows(shadows: dict[int, int], n_pc: int, warps, pcs, lat, wf, l
 def reference_build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,
                   clock_mhz: float, schedules: list[tuple[int, np.ndarray]] | None = None,
                   dram_bytes_per_pc: dict[int, float] | None = None,
-                  shadows: dict[int, int] | None = None) -> Streams:
+                  shadows: dict[int, int] | None = None) -> RefStreams:
     """schedules: (block start pc, new pc order) per reordered basic block; dram_bytes_per_pc:
     DRAM bytes read per pc from the memory system (report.per_pc), which fixes how many sectors an
     L2 miss really fetched (64 B pairs); without it one sector per missed sector; shadows: if-converted
@@ -187,8 +206,8 @@ def reference_build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingC
         rel = np.arange(W, dtype=np.int64) - cta_warp0[cta]
         if np.any(rel < 0) or np.any(rel >= cta_nwarps[cta]):
             raise ValueError("trace: warps of a CTA are not contiguous")
-    return Streams(pcs.astype(np.int32), lat.astype(np.int32), wf, l2, dram, lanes, warp_off, cta_warp0,
-                   cta_nwarps, n_ctas)
+    return RefStreams(pcs.astype(np.int32), lat.astype(np.int32), wf, l2, dram, lanes, warp_off, cta_warp0,
+                      cta_nwarps, n_ctas)
 
 
 # ---------------------------------------------------------------- random traces
@@ -259,14 +278,22 @@ def random_launch(seed: int):
     return tr, st, cfg, n_ctas, 1980.0, schedules, dram_pc, shadows
 
 
-def assert_same_streams(got: Streams, want: Streams):
-    for f in dataclasses.fields(Streams):
-        g, w = getattr(got, f.name), getattr(want, f.name)
-        if isinstance(w, np.ndarray):
-            assert g.dtype == w.dtype and g.shape == w.shape, f.name
-            assert np.array_equal(g.view(np.uint8), w.view(np.uint8)) if w.size else True, f.name
-        else:
-            assert g == w, f.name
+def _same(g: np.ndarray, w: np.ndarray, name: str):
+    assert g.dtype == w.dtype and g.shape == w.shape, name
+    assert np.array_equal(g.view(np.uint8), w.view(np.uint8)) if w.size else True, name
+
+
+def assert_same_streams(got: Streams, want: RefStreams):
+    for name in ("e_pc", "warp_off", "cta_warp0", "cta_nwarps"):
+        _same(getattr(got, name), getattr(want, name), name)
+    assert got.n_ctas == want.n_ctas
+    assert got.e_mem.dtype == np.int32 and got.e_mem.shape == got.e_pc.shape
+    assert got.e_mem.max(initial=-1) < len(got.m_lat)
+    lat, wf, l2, dram, lanes = got.per_entry()
+    _same(lat, want.e_lat, "e_lat")
+    mem = want.e_lat >= 0
+    for name, g in (("e_wf", wf), ("e_l2", l2), ("e_dram", dram), ("e_lanes", lanes)):
+        _same(g[mem], getattr(want, name)[mem], name)
 
 
 @settings(max_examples=150, deadline=None)

@@ -8,21 +8,16 @@ from simgpu.timing.prepare import _fill_shadows
 
 def test_fill_shadows_puts_skipped_predicated_instructions_back():
     # warp 0 ran pcs 0, 1 (branch over 2..3, taken), 4; warp 1 ran 0, 1, 2, 3, 4 (not taken)
-    warps = np.array([0, 0, 0, 1, 1, 1, 1, 1], np.int64)
-    pcs = np.array([0, 1, 4, 0, 1, 2, 3, 4], np.int64)
-    lat = np.array([-1, -1, 300, -1, -1, 32, -1, 300], np.int64)
-    wf = np.arange(8, dtype=np.float64)
-    z = np.zeros(8)
-    w2, p2, l2, wf2, *_ = _fill_shadows({1: 4}, 5, warps, pcs, lat, wf, z, z, z)
+    bucket_off = np.array([0, 3, 8], np.int64)
+    pcs = np.array([0, 1, 4, 0, 1, 2, 3, 4], np.int32)
+    mem = np.array([-1, -1, 0, -1, -1, 1, -1, 2], np.int32)  # memory rows
+    off2, p2, m2 = _fill_shadows({1: 4}, 5, bucket_off, pcs, mem)
     assert p2.tolist() == [0, 1, 2, 3, 4, 0, 1, 2, 3, 4]
-    assert w2.tolist() == [0] * 5 + [1] * 5
-    assert l2.tolist() == [-1, -1, -1, -1, 300, -1, -1, 32, -1, 300]  # inserted entries: no memory work
-    assert wf2.tolist() == [0, 1, 0, 0, 2, 3, 4, 5, 6, 7]
+    assert off2.tolist() == [0, 5, 10]
+    assert m2.tolist() == [-1, -1, -1, -1, 0, -1, -1, 1, -1, 2]  # inserted entries: no memory work
 
 
 def test_fill_shadows_leaves_traces_without_jumps_alone():
-    warps = np.zeros(3, np.int64)
-    pcs = np.array([0, 1, 2], np.int64)
-    z = np.zeros(3)
-    out = _fill_shadows({1: 3}, 3, warps, pcs, np.full(3, -1, np.int64), z, z, z, z)
-    assert out[1].tolist() == [0, 1, 2]
+    pcs = np.array([0, 1, 2], np.int32)
+    out = _fill_shadows({1: 3}, 3, np.array([0, 3], np.int64), pcs, np.full(3, -1, np.int32))
+    assert out[1] is pcs
