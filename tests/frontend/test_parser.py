@@ -194,3 +194,19 @@ def test_libdevice_math_functions():
                 np.exp(xd).astype(np.float32)]
     for j, ref in enumerate(refs):
         np.testing.assert_allclose(got[j], ref, rtol=4e-6, atol=1e-6 if j != 9 else 0, err_msg=f"function {j}")
+
+
+def test_register_named_like_a_special_register_is_rejected():
+    ptx = """
+.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 p)
+{
+  .reg .b32 %tid;
+  mov.u32 %tid, %tid.x;
+  ret;
+}
+"""
+    with pytest.raises(sg.PTXParseError, match=r"PTX line 7: register %tid has the name of a special register"):
+        parse_ptx(ptx)

@@ -371,6 +371,8 @@ class _Parser:
             if t.text == ".reg":
                 line = t.line
                 for v in self.parse_variable():
+                    if v.name in SPECIAL_REGISTERS:
+                        self.error(f"register {v.name} has the name of a special register; ptxas rejects it", line)
                     if v.name in self.scopes[-1] and len(self.scopes) == 2:
                         self.error(f"register {v.name} declared twice", line)
                     fn.registers[self.declare(v.name)] = v.type
