@@ -84,84 +84,17 @@ def _popcount32(x):
 
 
 @njit(cache=True)
-def _group_by_warp(step_pc, counts, warps, active, n_buckets):
-    """(Only where _event_rows cannot walk the steps: the binary searches' warp-sorted order.)
-    The trace's entries (flat, in step order) grouped by warp, each warp's entries in step order
-    (a stable counting sort on the warp id). Returns, per sorted entry, its warp, pc, step and active
-    lanes (int32, uint8: compact, as these arrays are as long as the trace); per flat entry where it
-    went (pos); the offset of each warp's run (bucket_off); and whether some step lists a warp twice.
-
-    When every step lists its warps in ascending order (both engines do), the entries are moved
-    tile by tile (TILE_STEPS steps x TILE_WARPS warps), so that the writes stay in cache."""
-    S = step_pc.shape[0]
-    N = warps.shape[0]
-    bucket_off = np.zeros(n_buckets + 1, np.int64)
-    for j in range(N):
-        bucket_off[warps[j] + 1] += 1
-    for b in range(n_buckets):
-        bucket_off[b + 1] += bucket_off[b]
-    step_off = np.zeros(S + 1, np.int64)
-    ascending = True
-    j = 0
-    for s in range(S):
-        step_off[s + 1] = step_off[s] + counts[s]
-        for q in range(j + 1, j + counts[s]):
-            if warps[q] <= warps[q - 1]:
-                ascending = False
-        j += counts[s]
-    fill = bucket_off[:-1].copy()
-    w_s = np.empty(N, np.int32)
-    pc_s = np.empty(N, np.int32)
-    step_s = np.empty(N, np.int32)
-    lanes = np.empty(N, np.uint8)
-    pos = np.empty(N, np.int32)
-    if ascending:
-        ptr = step_off[:-1].copy()
-        for s0 in range(0, S, TILE_STEPS):
-            s1 = min(S, s0 + TILE_STEPS)
-            lo = n_buckets
-            for s in range(s0, s1):
-                if ptr[s] < step_off[s + 1] and warps[ptr[s]] < lo:
-                    lo = warps[ptr[s]]
-            while lo < n_buckets:
-                hi = lo + TILE_WARPS
-                nxt = n_buckets
-                for s in range(s0, s1):
-                    q = ptr[s]
-                    e = step_off[s + 1]
-                    p = step_pc[s]
-                    while q < e and warps[q] < hi:
-                        w = warps[q]
-                        d = fill[w]
-                        fill[w] = d + 1
-                        w_s[d] = w
-                        pc_s[d] = p
-                        step_s[d] = s
-                        lanes[d] = _popcount32(active[q])
-                        pos[q] = d
-                        q += 1
-                    ptr[s] = q
-                    if q < e and warps[q] < nxt:
-                        nxt = warps[q]
-                lo = nxt
-        return w_s, pc_s, step_s, lanes, bucket_off, pos, False
+def _lists_a_warp_twice(counts, warps, n_buckets):
+    """Whether some step lists the same warp more than once."""
     last = np.full(n_buckets, -1, np.int64)
-    dup = False
-    for s in range(S):
-        p = step_pc[s]
-        for q in range(step_off[s], step_off[s + 1]):
-            w = warps[q]
-            d = fill[w]
-            fill[w] = d + 1
-            w_s[d] = w
-            pc_s[d] = p
-            step_s[d] = s
-            lanes[d] = _popcount32(active[q])
-            pos[q] = d
-            if last[w] == s:
-                dup = True
-            last[w] = s
-    return w_s, pc_s, step_s, lanes, bucket_off, pos, dup
+    j = 0
+    for s in range(counts.shape[0]):
+        for q in range(j, j + counts[s]):
+            if last[warps[q]] == s:
+                return True
+            last[warps[q]] = s
+        j += counts[s]
+    return False
 
 
 @njit(cache=True)
@@ -656,9 +589,11 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     if status == 1:
         # some event's warps are not in its step's order, or a step lists a warp twice: the warp-sorted
         # order (the stable counting sort) for the binary searches
-        _, _, fb_step_s, _, fb_bucket_off, fb_pos, dup = _group_by_warp(step_pc, counts, fwarps, active, n_buckets)
-        fb_inv = np.empty(N, np.int32)
-        fb_inv[fb_pos] = np.arange(N, dtype=np.int32)
+        # (the same counting sort as the streams', carrying each entry's flat index)
+        _, fb_inv, fb_bucket_off = _sort_by_warp(step_pc, counts, fwarps, np.arange(N, dtype=np.int32), n_buckets,
+                                                 ascending)
+        fb_step_s = np.repeat(np.arange(len(counts), dtype=np.int32), counts)[fb_inv]
+        dup = bool(_lists_a_warp_twice(counts, fwarps, n_buckets))
         status, flat_row, *table, n_rows = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
                                                        step_off, step_pc, fwarps, active, dup, True, fb_bucket_off,
                                                        fb_step_s, fb_inv, sm_of_warp, *consts)
