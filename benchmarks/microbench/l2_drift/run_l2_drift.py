@@ -15,16 +15,16 @@ from __future__ import annotations
 
 import argparse
 import array
-import csv
 import gzip
-import io
 import json
 import os
-import shutil
-import subprocess
+import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "l2_merge"))
+from run_l2_merge import find_ncu, num, parse_ncu_csv, results_of, sh  # noqa: E402  (the L2 merge study's helpers)
+
 METRICS = [
     "lts__t_sectors_srcunit_tex_op_read.sum",
     "lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum",
@@ -42,63 +42,6 @@ def log(m):
     line = f"[{time.strftime('%H:%M:%S')}] {m}"
     LOG.append(line)
     print(line, flush=True)
-
-
-def sh(cmd, timeout=300):
-    try:
-        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout, text=True)
-        return p.returncode, p.stdout
-    except subprocess.TimeoutExpired as e:
-        o = e.stdout or ""
-        return 124, o.decode() if isinstance(o, bytes) else o
-    except Exception as e:  # noqa: BLE001
-        return 127, repr(e)
-
-
-def results_of(text):
-    out = []
-    for line in text.splitlines():
-        if line.startswith("RESULT "):
-            try:
-                out.append(json.loads(line[7:]))
-            except json.JSONDecodeError as e:
-                out.append({"bad_json": line[:200], "error": str(e)})
-    return out
-
-
-def find_ncu():
-    c = shutil.which("ncu")
-    if c:
-        return c
-    import glob
-    for pat in ("/usr/local/cuda*/bin/ncu", "/opt/nvidia/nsight-compute/*/ncu"):
-        g = sorted(glob.glob(pat))
-        if g:
-            return g[-1]
-    return None
-
-
-def parse_ncu_csv(text):
-    lines = [l for l in text.splitlines() if l.startswith('"')]
-    if not lines:
-        return []
-    rows = list(csv.reader(io.StringIO("\n".join(lines))))
-    header = rows[0]
-    out = []
-    for r in rows[1:]:
-        if len(r) != len(header):
-            continue
-        d = dict(zip(header, r))
-        if d.get("ID", "").strip().isdigit():
-            out.append(d)
-    return out
-
-
-def num(s):
-    try:
-        return float(str(s).replace(",", ""))
-    except ValueError:
-        return None
 
 
 def read_tl(path, ncta):
