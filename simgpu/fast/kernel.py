@@ -141,60 +141,43 @@ def _rdp(kind, val, neg, w, lane, regs):
 
 
 @njit(cache=True)
+def _relation(code, lt, eq):
+    """eq ne lt le gt ge (codes 0..5, and 6..11 for their unordered forms) from a < b and a == b."""
+    base = code if code < 6 else code - 6
+    if base == 0:
+        return eq
+    if base == 1:
+        return not eq
+    if base == 2:
+        return lt
+    if base == 3:
+        return lt or eq
+    if base == 4:
+        return not (lt or eq)
+    return not lt
+
+
+@njit(cache=True)
 def _icmp(code, a, b, bits, signed):
     if signed:
         x = np.int64(sext(a, bits))
         y = np.int64(sext(b, bits))
-        if code == 0:
-            return x == y
-        if code == 1:
-            return x != y
-        if code == 2:
-            return x < y
-        if code == 3:
-            return x <= y
-        if code == 4:
-            return x > y
-        return x >= y
+        return _relation(code, x < y, x == y)
     m = mask_bits(bits)
-    u = a & m
-    v = b & m
-    if code == 0:
-        return u == v
-    if code == 1:
-        return u != v
-    if code == 2:
-        return u < v
-    if code == 3:
-        return u <= v
-    if code == 4:
-        return u > v
-    return u >= v
+    return _relation(code, (a & m) < (b & m), (a & m) == (b & m))
 
 
 @njit(cache=True)
 def _fcmp(code, x, y):
+    """Ordered forms are false and unordered forms true when an operand is NaN; num / nan test for it."""
     nan = (x != x) or (y != y)
     if code == 12:
         return not nan
     if code == 13:
         return nan
-    base = code if code < 6 else code - 6
-    if base == 0:
-        r = x == y
-    elif base == 1:
-        r = x != y
-    elif base == 2:
-        r = x < y
-    elif base == 3:
-        r = x <= y
-    elif base == 4:
-        r = x > y
-    else:
-        r = x >= y
-    if code >= 6:
-        return r or nan
-    return r and not nan
+    if nan:
+        return code >= 6
+    return _relation(code, x < y, x == y)
 
 
 @njit(cache=True)
