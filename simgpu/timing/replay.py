@@ -88,18 +88,15 @@ def _interp(u, xs, ys):
 def _operands_ready(gs, pc, z_ready, z_rreason, src, dst, reg_ready, reg_sb):
     """When the warp in slot gs can issue pc as far as its own state goes: its ready time, raised by
     every source or destination register still in flight; and why it waits (the last raise)."""
-    r = z_ready[gs]
-    reason = z_rreason[gs]
-    for j in range(MAX_SRC):
-        reg = src[pc, j]
-        if reg < 0:
-            break
-        rt = reg_ready[gs, reg]
-        if rt > r:
-            r = rt
-            reason = _sb_reason(reg_sb[gs, reg])
-    for j in range(MAX_DST):
-        reg = dst[pc, j]
+    r, reason = _regs_ready(gs, src, pc, MAX_SRC, reg_ready, reg_sb, z_ready[gs], z_rreason[gs])
+    return _regs_ready(gs, dst, pc, MAX_DST, reg_ready, reg_sb, r, reason)
+
+
+@njit(cache=True)
+def _regs_ready(gs, regs, pc, n, reg_ready, reg_sb, r, reason):
+    """(r, reason) raised by each of the first n registers of regs[pc] (-1 ends the list) still in flight."""
+    for j in range(n):
+        reg = regs[pc, j]
         if reg < 0:
             break
         rt = reg_ready[gs, reg]
