@@ -219,20 +219,9 @@ def _unary(op, a, bits, bbits, bsign, moff):
 
 @njit(cache=True)
 def _binary(op, a, b, bits, signed, m):
-    """Two's-complement integer binary operations on raw bits (result masked to `bits`)."""
-    if op == N_IADD:
-        r = a + b
-    elif op == N_ISUB:
-        r = a - b
-    elif op == N_IMUL:
-        r = a * b
-    elif op == N_AND:
-        r = a & b
-    elif op == N_OR:
-        r = a | b
-    elif op == N_XOR:
-        r = a ^ b
-    elif op == N_IMIN or op == N_IMAX:
+    """Integer min/max and shifts on raw bits (result masked to `bits`); add/sub/mul/logic are in
+    _alu_rows."""
+    if op == N_IMIN or op == N_IMAX:
         if signed:
             lt = np.int64(sext(a, bits)) < np.int64(sext(b, bits))
         else:
@@ -418,7 +407,7 @@ def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_ct
         R = np.empty(32, np.uint64)
         _alu_rows(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
                   k0, v0, k1, v1, k2, v2, m, r0, A, B, C, R)
-    elif op >= N_IADD and op <= N_IMAX and op != N_NOT and op != N_IMULW and op != N_IMAD and op != N_IMADW:
+    elif op == N_SHL or op == N_SHR or op == N_IMIN or op == N_IMAX:
         for j in range(k):
             w = sel[j]
             for lane in range(32):
@@ -434,7 +423,7 @@ def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_ct
                     a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts) & _U32
                     b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts) & _U32
                     regs[w, r0, lane] = _minmax(op, a, b)
-    elif op == N_IMAD or op == N_IMULW or op == N_IMADW:
+    elif op == N_IMULW or op == N_IMADW:
         mw = mask_bits(bb)
         for j in range(k):
             w = sel[j]
@@ -442,37 +431,10 @@ def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_ct
                 if lanes_on[j, lane]:
                     a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
                     b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-                    if op == N_IMAD:
-                        c = _rd(k2, v2, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-                        regs[w, r0, lane] = (a * b + c) & m
-                        continue
                     r = sext(a, bits) * sext(b, bits) if signed else (a & m) * (b & m)
                     if op == N_IMADW:
                         r = r + _rd(k2, v2, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
                     regs[w, r0, lane] = r & mw
-    elif op == N_FADD or op == N_FSUB or op == N_FMUL:
-        for j in range(k):
-            w = sel[j]
-            for lane in range(32):
-                if lanes_on[j, lane]:
-                    x = _f32(_rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts))
-                    y = _f32(_rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts))
-                    if op == N_FADD:
-                        r = np.float32(x + y)
-                    elif op == N_FSUB:
-                        r = np.float32(x - y)
-                    else:
-                        r = np.float32(x * y)
-                    regs[w, r0, lane] = _bits32(r) if r == r else _NAN32
-    elif op == N_FFMA:
-        for j in range(k):
-            w = sel[j]
-            for lane in range(32):
-                if lanes_on[j, lane]:
-                    x = _f32(_rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts))
-                    y = _f32(_rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts))
-                    z = _f32(_rd(k2, v2, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts))
-                    regs[w, r0, lane] = _bits32(fma_rn_f32(x, y, z))
     elif op == N_SETPI or op == N_SETPF:
         for j in range(k):
             w = sel[j]
