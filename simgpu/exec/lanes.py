@@ -52,6 +52,13 @@ _LOW29 = np.uint64((1 << 29) - 1)
 
 
 @njit(cache=True)
+def fma_sum_near_tie(s):
+    """Whether the float64 sum s of an f32 fma may round differently from the exact sum: it sits
+    exactly halfway between two float32 numbers (low 29 mantissa bits = 1 << 28), or is subnormal."""
+    return (np.float64(s).view(np.uint64) & _LOW29) == _TIE29 or (abs(s) < 2.0 ** -125 and s != 0)
+
+
+@njit(cache=True)
 def fma_rn_f32(a, b, c):
     """a*b+c rounded once to float32 (round to nearest even); the same algorithm as
     exec/alu.float_fma for float32 .rn: the float64 product is exact, the float64 sum rounds to the
@@ -63,7 +70,7 @@ def fma_rn_f32(a, b, c):
     r = np.float32(s)
     if s != s:
         return F32_CANONICAL_NAN
-    if (np.float64(s).view(np.uint64) & _LOW29) != _TIE29 and not (abs(s) < 2.0 ** -125 and s != 0):
+    if not fma_sum_near_tie(s):
         return r
     return _fma_tie(p, c64, s, r)
 

@@ -53,8 +53,6 @@ class FastEngine(Engine):
         self._ends = np.asarray([b + s for b, s in zip(heap.bases, heap.sizes)], np.uint64)
         self._cnt = np.zeros(6, np.int64)
         self._out = np.zeros(2, np.int64)
-        self.native_steps = 0  # counted by the driver: steps that went through Python, for the benchmark
-        self.python_steps = 0
         if self.trace is not None:
             self._tr_pc = np.zeros(_TRACE_STEPS, np.int64)
             self._tr_cnt = np.zeros(_TRACE_STEPS, np.int64)
@@ -174,14 +172,13 @@ class FastEngine(Engine):
             caches = (z3, z3.astype(np.uint8), z3, np.zeros(1, np.int64), z2, z2.astype(np.uint8), z2.astype(np.uint8),
                       z2, np.zeros(1, np.int64), np.zeros(0, np.int64))
             geo = np.zeros(5, np.int64)
-        exited = self.exited
         st = self.stats
         trace_on = self.trace is not None
         with np.errstate(all="ignore"):
             while True:
                 code = K.run_wave(
                     lk.kinds, lk.guard_reg, lk.guard_neg, lk.target, lk.rpc, dk.nat, self._d, mem, self._heap, ctl,
-                    self.pc, self.mask, self.rpc, self.sp, self.st_pc, self.st_mask, self.st_rpc, exited,
+                    self.pc, self.mask, self.rpc, self.sp, self.st_pc, self.st_mask, self.st_rpc, self.exited,
                     self.done, self.at_bar, self.bar_count, self.bar_pc,
                     ctx.regs, ctx.issued, ctx.smem, tid, ctaid, ctx.cta_of_warp, ctx.warp_in_cta, ctx.sm_of_warp,
                     consts, self._cnt, st.per_pc_warps, st.per_pc_threads, trace_on,
@@ -201,11 +198,9 @@ class FastEngine(Engine):
                     continue
                 if code == K.R_TRACE_FULL:
                     continue
-                self.python_steps += 1
                 ws = sel[:k].copy()
                 if code == K.R_FALLBACK:
                     self.issue(p, ws)
-                    exited = self.exited
                     yield p, ws
                     continue
                 # R_ACCOUNT: a native load/store step is done; count it like the reference engine does

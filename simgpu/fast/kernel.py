@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgpu.exec.lanes import fma_rn_f32, mask_bits, sext
+from simgpu.exec.lanes import fma_rn_f32, fma_sum_near_tie, mask_bits, sext
 from simgpu.exec.memory import FUNC_PARAM_BASE, WINDOW_SIZE
 from simgpu.fast.decode import (
     N_AND,
@@ -307,8 +307,7 @@ def _alu_rows(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, 
                     z = np.float32(np.uint32(C[lane] & _U32).view(np.float32))
                     s = np.float64(x) * np.float64(y) + np.float64(z)
                     r = np.float32(s)
-                    low = np.float64(s).view(np.uint64) & np.uint64((1 << 29) - 1)
-                    slow |= (low == np.uint64(1 << 28)) | (abs(s) < 2.0 ** -125)
+                    slow |= fma_sum_near_tie(s)
                 slow |= r != r
                 R[lane] = np.uint64(np.float32(r).view(np.uint32))
             if slow:  # NaN results and fma ties: the scalar functions decide
