@@ -4,18 +4,12 @@
 """
 
 import json
+import os
 
 import cupy as cp
 import numpy as np
 
-SRC = r'''
-extern "C" __global__ void k(const float* a, const float* b, unsigned* out, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    out[2 * i + 0] = __float_as_uint(fmaxf(a[i], b[i]));
-    out[2 * i + 1] = __float_as_uint(fminf(a[i], b[i]));
-}
-'''
+SRC = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "minmax.cu")).read()
 P = [0x00000000, 0x80000000, 0x3F800000, 0xBF800000, 0x7FC00000, 0xFFC00001, 0x7F800001, 0x7F800000, 0xFF800000,
      0x00000001]
 pairs = [(x, y) for x in P for y in P]

@@ -5,25 +5,12 @@ payloads? (The simulator must pick one rule for both engines; this measures the 
 """
 
 import json
+import os
 
 import cupy as cp
 import numpy as np
 
-SRC = r'''
-extern "C" __global__ void k(const float* a, const float* b, const float* c, unsigned* out, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    float x = a[i], y = b[i], z = c[i];
-    out[8 * i + 0] = __float_as_uint(__fadd_rn(x, y));
-    out[8 * i + 1] = __float_as_uint(__fsub_rn(x, y));
-    out[8 * i + 2] = __float_as_uint(__fmul_rn(x, y));
-    out[8 * i + 3] = __float_as_uint(__fmaf_rn(x, y, z));
-    out[8 * i + 4] = __float_as_uint(-x);
-    out[8 * i + 5] = __float_as_uint(fabsf(x));
-    out[8 * i + 6] = __float_as_uint(fmaxf(x, y));
-    out[8 * i + 7] = __float_as_uint(__fadd_rn(y, x));
-}
-'''
+SRC = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "nan_payload.cu")).read()
 
 CASES = [  # (a, b, c) bit patterns
     (0xFFC00001, 0xFFFFFFFE, 0xFFFFFFFF), (0x7FC00000, 0x3F800000, 0x0), (0x3F800000, 0x7FC12345, 0x0),
