@@ -149,10 +149,6 @@ class FastEngine(Engine):
         sel = np.zeros(W, np.int64)
         lanes_on = np.zeros((W, 32), np.bool_)
         acc_addr = np.zeros((W, 32), np.uint64)
-        sh_addr = np.zeros((W, 32), np.int64)
-        sh_mask = np.zeros((W, 32), np.bool_)
-        wf = np.zeros(W, np.int64)
-        ideal = np.zeros(W, np.int64)
         g_addr = np.zeros((W, 32), np.int64)
         g_mask = np.zeros((W, 32), np.bool_)
         g_sm = np.zeros(W, np.int64)
@@ -180,12 +176,12 @@ class FastEngine(Engine):
                     lk.kinds, lk.guard_reg, lk.guard_neg, lk.target, lk.rpc, dk.nat, self._d, mem, self._heap, ctl,
                     self.pc, self.mask, self.rpc, self.sp, self.st_pc, self.st_mask, self.st_rpc, self.exited,
                     self.done, self.at_bar, self.bar_count, self.bar_pc,
-                    ctx.regs, ctx.issued, ctx.smem, tid, ctaid, ctx.cta_of_warp, ctx.warp_in_cta, ctx.sm_of_warp,
+                    ctx.regs_by_reg, ctx.issued, ctx.smem, tid, ctaid, ctx.cta_of_warp, ctx.warp_in_cta, ctx.sm_of_warp,
                     consts, self._cnt, st.per_pc_warps, st.per_pc_threads, trace_on,
                     self._tr_pc, self._tr_cnt, self._tr_warps, self._tr_active, self._tr_n, int(ctx.warp_uid[0]),
                     sel, lanes_on, acc_addr, self._out,
-                    self._sh, dk.vg_size, dk.vg_delta, dk.vg_leader, self._sh_cnt, self._cls_cnt, sh_addr, sh_mask,
-                    wf, ideal, self._ev_step, self._ev_pc, self._ev_k, self._ev_uid, self._ev_wf, self._ev_n,
+                    self._sh, dk.vg_size, dk.vg_delta, dk.vg_leader, self._sh_cnt, self._cls_cnt,
+                    self._ev_step, self._ev_pc, self._ev_k, self._ev_uid, self._ev_wf, self._ev_n,
                     caches, geo, self._gl_cnt, g_addr, g_mask, g_sm, sectors, lines, w_l1, w_l2, g_warp, g_line, g_m8,
                     self._ev_space, self._ev_sec, self._ev_h1, self._ev_h2)
                 self._flush()

@@ -69,12 +69,13 @@ from simgpu.fast.decode import (
     N_XOR,
     S_IMM,
     S_REG,
+    S_SPECIAL,
     SP_CONST,
     SP_GLOBAL,
     SP_PARAM,
     SP_SHARED,
 )
-from simgpu.memory.banks import shared_wavefronts_nb
+from simgpu.memory.banks import NUM_BANKS, warp_wavefronts_nb
 from simgpu.memory.coalescer import coalesce_nb
 from simgpu.memory.l1 import OP_LD, OP_ST, hierarchy_batch
 from simgpu.memory.l2 import N_COUNTERS
@@ -125,7 +126,7 @@ def _special(sid, w, lane, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, con
 def _rd(kind, val, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts):
     """Raw bits of one source operand for one lane."""
     if kind == S_REG:
-        return regs[w, np.int64(val), lane]
+        return regs[np.int64(val), w, lane]
     if kind == S_IMM:
         return val
     return _special(np.int64(val), w, lane, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
@@ -135,7 +136,7 @@ def _rd(kind, val, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_wa
 def _rdp(kind, val, neg, w, lane, regs):
     """A predicate source for one lane (a register, possibly negated, or an immediate)."""
     if kind == S_REG:
-        v = regs[w, np.int64(val), lane] != 0
+        v = regs[np.int64(val), w, lane] != 0
         return (not v) if neg else v
     return val != 0
 
@@ -249,7 +250,7 @@ def _fetch(kind, val, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp,
     if kind == S_REG:
         r = np.int64(val)
         for lane in range(32):
-            out[lane] = regs[w, r, lane]
+            out[lane] = regs[r, w, lane]
     elif kind == S_IMM:
         for lane in range(32):
             out[lane] = val
@@ -262,41 +263,54 @@ def _fetch(kind, val, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp,
 def _alu_rows(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
               k0, v0, k1, v1, k2, v2, m, r0, A, B, C, R):
     """The hottest forms (integer add/sub/mul.lo/and/or/xor/mad.lo, binary32 add/sub/mul/fma) a warp
-    at a time: fetch the source rows, compute all 32 lanes without branches (the compiler vectorises
-    these loops), then keep the result only in the active lanes. Rare binary32 cases (NaN, an fma
-    tie) are redone lane by lane with the scalar functions, so the answer is the same."""
+    at a time: take the source rows in place (A, B, C hold immediates and special registers),
+    compute all 32 lanes without branches, then keep the result only in the active lanes. Rare
+    binary32 cases (NaN, an fma tie) are redone lane by lane with the scalar functions, so the
+    answer is the same."""
+    three = op == N_IMAD or op == N_FFMA
+    if k0 == S_IMM:
+        _fetch(k0, v0, 0, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, A)
+    if k1 == S_IMM:
+        _fetch(k1, v1, 0, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, B)
+    if three and k2 == S_IMM:
+        _fetch(k2, v2, 0, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, C)
     for j in range(k):
         w = sel[j]
-        _fetch(k0, v0, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, A)
-        _fetch(k1, v1, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, B)
-        if op == N_IMAD or op == N_FFMA:
+        if k0 == S_SPECIAL:
+            _fetch(k0, v0, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, A)
+        if k1 == S_SPECIAL:
+            _fetch(k1, v1, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, B)
+        if three and k2 == S_SPECIAL:
             _fetch(k2, v2, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, C)
+        a = regs[np.int64(v0), w] if k0 == S_REG else A
+        b = regs[np.int64(v1), w] if k1 == S_REG else B
+        c = regs[np.int64(v2), w] if three and k2 == S_REG else C
         if op == N_IADD:
             for lane in range(32):
-                R[lane] = (A[lane] + B[lane]) & m
+                R[lane] = (a[lane] + b[lane]) & m
         elif op == N_ISUB:
             for lane in range(32):
-                R[lane] = (A[lane] - B[lane]) & m
+                R[lane] = (a[lane] - b[lane]) & m
         elif op == N_IMUL:
             for lane in range(32):
-                R[lane] = (A[lane] * B[lane]) & m
+                R[lane] = (a[lane] * b[lane]) & m
         elif op == N_IMAD:
             for lane in range(32):
-                R[lane] = (A[lane] * B[lane] + C[lane]) & m
+                R[lane] = (a[lane] * b[lane] + c[lane]) & m
         elif op == N_AND:
             for lane in range(32):
-                R[lane] = A[lane] & B[lane] & m
+                R[lane] = a[lane] & b[lane] & m
         elif op == N_OR:
             for lane in range(32):
-                R[lane] = (A[lane] | B[lane]) & m
+                R[lane] = (a[lane] | b[lane]) & m
         elif op == N_XOR:
             for lane in range(32):
-                R[lane] = (A[lane] ^ B[lane]) & m
+                R[lane] = (a[lane] ^ b[lane]) & m
         else:
             slow = False
             for lane in range(32):
-                x = np.float32(np.uint32(A[lane] & _U32).view(np.float32))
-                y = np.float32(np.uint32(B[lane] & _U32).view(np.float32))
+                x = np.float32(np.uint32(a[lane] & _U32).view(np.float32))
+                y = np.float32(np.uint32(b[lane] & _U32).view(np.float32))
                 if op == N_FADD:
                     r = x + y
                 elif op == N_FSUB:
@@ -304,7 +318,7 @@ def _alu_rows(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, 
                 elif op == N_FMUL:
                     r = x * y
                 else:
-                    z = np.float32(np.uint32(C[lane] & _U32).view(np.float32))
+                    z = np.float32(np.uint32(c[lane] & _U32).view(np.float32))
                     s = np.float64(x) * np.float64(y) + np.float64(z)
                     r = np.float32(s)
                     slow |= fma_sum_near_tie(s)
@@ -312,17 +326,18 @@ def _alu_rows(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, 
                 R[lane] = np.uint64(np.float32(r).view(np.uint32))
             if slow:  # NaN results and fma ties: the scalar functions decide
                 for lane in range(32):
-                    x = _f32(A[lane])
-                    y = _f32(B[lane])
+                    x = _f32(a[lane])
+                    y = _f32(b[lane])
                     if op == N_FFMA:
-                        R[lane] = _bits32(fma_rn_f32(x, y, _f32(C[lane])))
+                        R[lane] = _bits32(fma_rn_f32(x, y, _f32(c[lane])))
                     else:
                         rr = np.float32(x + y) if op == N_FADD else (np.float32(x - y) if op == N_FSUB
                                                                       else np.float32(x * y))
                         R[lane] = _bits32(rr) if rr == rr else _NAN32
+        dst = regs[r0, w]
         for lane in range(32):
             if lanes_on[j, lane]:
-                regs[w, r0, lane] = R[lane]
+                dst[lane] = R[lane]
 
 
 @njit(cache=True)
@@ -356,9 +371,9 @@ def _shfl_step(k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_
                 ok = j <= max_lane
             src = (j if ok else lane) & 31
             if r0 >= 0:
-                regs[w, r0, lane] = A[src]
+                regs[r0, w, lane] = A[src]
             if r1 >= 0:
-                regs[w, r1, lane] = np.uint64(1) if ok else np.uint64(0)
+                regs[r1, w, lane] = np.uint64(1) if ok else np.uint64(0)
 
 
 @njit(cache=True)
@@ -406,94 +421,107 @@ def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_ct
         R = np.empty(32, np.uint64)
         _alu_rows(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
                   k0, v0, k1, v1, k2, v2, m, r0, A, B, C, R)
-    elif op == N_SHL or op == N_SHR or op == N_IMIN or op == N_IMAX:
+    else:
+        A = np.empty(32, np.uint64)
+        B = np.empty(32, np.uint64)
+        C = np.empty(32, np.uint64)
+        setp = op == N_SETPI or op == N_SETPF
+        two = (setp or op == N_SHL or op == N_SHR or op == N_IMIN or op == N_IMAX or op == N_FMIN or op == N_FMAX
+               or op == N_IMULW or op == N_IMADW or op == N_SELP or op == N_PAND or op == N_POR or op == N_PXOR)
+        three = op == N_IMADW or op == N_SELP or (setp and bo != 0)
+        # "!" applies to predicate registers only (an immediate predicate is used as it is)
+        neg0, neg1, neg2 = n0 and k0 == S_REG, n1 and k1 == S_REG, n2 and k2 == S_REG
         for j in range(k):
             w = sel[j]
-            for lane in range(32):
-                if lanes_on[j, lane]:
-                    a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-                    b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-                    regs[w, r0, lane] = _binary(op, a, b, bits, signed, m)
+            a = _row(k0, v0, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, A)
+            b = _row(k1, v1, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, B) if two else B
+            c = _row(k2, v2, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, C) if three else C
+            dst = regs[r0, w] if r0 >= 0 else A
+            dst2 = regs[r1, w] if r1 >= 0 else B
+            _alu_lanes(op, lanes_on[j], a, b, c, dst, dst2, r0 >= 0, r1 >= 0, neg0, neg1, neg2,
+                       bits, signed, m, bb, bs, cc, bo, mo)
+
+
+@njit(cache=True, inline="always")
+def _row(kind, val, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, scratch):
+    """Warp w's 32 lanes of a source operand: a register's row in place, else scratch filled with
+    the immediate or special-register values."""
+    if kind == S_REG:
+        return regs[np.int64(val), w]
+    _fetch(kind, val, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, scratch)
+    return scratch
+
+
+@njit(cache=True)
+def _alu_lanes(op, on, a, b, c, dst, dst2, has0, has1, n0, n1, n2, bits, signed, m, bb, bs, cc, bo, mo):
+    """The active lanes of one warp for the per-lane native forms: sources a, b, c (rows of 32),
+    results into dst (and dst2, the second predicate of setp). Each lane reads its sources before
+    writing, so a destination row may also be a source."""
+    if op == N_SHL or op == N_SHR or op == N_IMIN or op == N_IMAX:
+        for lane in range(32):
+            if on[lane]:
+                dst[lane] = _binary(op, a[lane], b[lane], bits, signed, m)
     elif op == N_FMIN or op == N_FMAX:
-        for j in range(k):
-            w = sel[j]
-            for lane in range(32):
-                if lanes_on[j, lane]:
-                    a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts) & _U32
-                    b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts) & _U32
-                    regs[w, r0, lane] = _minmax(op, a, b)
+        for lane in range(32):
+            if on[lane]:
+                dst[lane] = _minmax(op, a[lane] & _U32, b[lane] & _U32)
     elif op == N_IMULW or op == N_IMADW:
         mw = mask_bits(bb)
-        for j in range(k):
-            w = sel[j]
-            for lane in range(32):
-                if lanes_on[j, lane]:
-                    a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-                    b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-                    r = sext(a, bits) * sext(b, bits) if signed else (a & m) * (b & m)
-                    if op == N_IMADW:
-                        r = r + _rd(k2, v2, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-                    regs[w, r0, lane] = r & mw
+        for lane in range(32):
+            if on[lane]:
+                x = a[lane]
+                y = b[lane]
+                r = sext(x, bits) * sext(y, bits) if signed else (x & m) * (y & m)
+                if op == N_IMADW:
+                    r = r + c[lane]
+                dst[lane] = r & mw
     elif op == N_SETPI or op == N_SETPF:
-        for j in range(k):
-            w = sel[j]
-            for lane in range(32):
-                if not lanes_on[j, lane]:
-                    continue
-                a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-                b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-                if op == N_SETPI:
-                    t = _icmp(cc, a, b, bits, signed)
+        for lane in range(32):
+            if not on[lane]:
+                continue
+            if op == N_SETPI:
+                t = _icmp(cc, a[lane], b[lane], bits, signed)
+            else:
+                t = _fcmp(cc, _f32(a[lane]), _f32(b[lane]))
+            if bo == 0:
+                t1 = t
+                t2 = not t
+            else:
+                cp = (c[lane] != 0) != n2
+                if bo == 1:
+                    t1 = t and cp
+                    t2 = (not t) and cp
+                elif bo == 2:
+                    t1 = t or cp
+                    t2 = (not t) or cp
                 else:
-                    t = _fcmp(cc, _f32(a), _f32(b))
-                if bo == 0:
-                    t1 = t
-                    t2 = not t
-                else:
-                    c = _rdp(k2, v2, n2, w, lane, regs)
-                    if bo == 1:
-                        t1 = t and c
-                        t2 = (not t) and c
-                    elif bo == 2:
-                        t1 = t or c
-                        t2 = (not t) or c
-                    else:
-                        t1 = t != c
-                        t2 = (not t) != c
-                if r0 >= 0:
-                    regs[w, r0, lane] = np.uint64(1) if t1 else np.uint64(0)
-                if r1 >= 0:
-                    regs[w, r1, lane] = np.uint64(1) if t2 else np.uint64(0)
+                    t1 = t != cp
+                    t2 = (not t) != cp
+            if has0:
+                dst[lane] = np.uint64(1) if t1 else np.uint64(0)
+            if has1:
+                dst2[lane] = np.uint64(1) if t2 else np.uint64(0)
     elif op == N_SELP:
-        for j in range(k):
-            w = sel[j]
-            for lane in range(32):
-                if lanes_on[j, lane]:
-                    a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-                    b = _rd(k1, v1, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-                    regs[w, r0, lane] = (a if _rdp(k2, v2, n2, w, lane, regs) else b) & m
+        for lane in range(32):
+            if on[lane]:
+                dst[lane] = (a[lane] if (c[lane] != 0) != n2 else b[lane]) & m
     elif op == N_MOVP or op == N_PAND or op == N_POR or op == N_PXOR or op == N_PNOT:
-        for j in range(k):
-            w = sel[j]
-            for lane in range(32):
-                if not lanes_on[j, lane]:
-                    continue
-                x = _rdp(k0, v0, n0, w, lane, regs)
-                if op == N_MOVP:
-                    t = x
-                elif op == N_PNOT:
-                    t = not x
-                else:
-                    y = _rdp(k1, v1, n1, w, lane, regs)
-                    t = (x and y) if op == N_PAND else ((x or y) if op == N_POR else (x != y))
-                regs[w, r0, lane] = np.uint64(1) if t else np.uint64(0)
+        for lane in range(32):
+            if not on[lane]:
+                continue
+            x = (a[lane] != 0) != n0
+            if op == N_MOVP:
+                t = x
+            elif op == N_PNOT:
+                t = not x
+            else:
+                y = (b[lane] != 0) != n1
+                t = (x and y) if op == N_PAND else ((x or y) if op == N_POR else (x != y))
+            dst[lane] = np.uint64(1) if t else np.uint64(0)
     else:
-        for j in range(k):
-            w = sel[j]
-            for lane in range(32):
-                if lanes_on[j, lane]:
-                    a = _rd(k0, v0, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-                    regs[w, r0, lane] = _unary(op, a, bits, bb, bs, mo)
+        for lane in range(32):
+            if on[lane]:
+                dst[lane] = _unary(op, a[lane], bits, bb, bs, mo)
 
 
 @njit(cache=True, inline="always")
@@ -543,7 +571,7 @@ def _mem_ok(p, k, sel, lanes_on, regs, d, mem, cta_of_warp, acc_addr):
         for lane in range(32):
             a = moff[p]
             if mreg[p] >= 0:
-                a = regs[w, mreg[p], lane] + moff[p]
+                a = regs[mreg[p], w, lane] + moff[p]
             acc_addr[j, lane] = a
             if not lanes_on[j, lane]:
                 continue
@@ -578,6 +606,9 @@ def _load(sp, k, sel, lanes_on, acc_addr, regs, heap, bases, ends, buf0, cta_str
     sign = np.uint64(1) << np.uint64(8 * size - 1)
     cur = 0  # allocation (and buffer) of the previous lane; _mem_ok guaranteed every access has one
     buf = heap[0] if sp == SP_GLOBAL else buf0
+    if sp == SP_SHARED and (size == 4 or size == 8):
+        _load_shared_words(k, sel, lanes_on, acc_addr, regs, buf0, cta_stride, cta_of_warp, size, nvec, signed, vr)
+        return
     for j in range(k):
         w = sel[j]
         base = np.int64(0)
@@ -600,7 +631,31 @@ def _load(sp, k, sel, lanes_on, acc_addr, regs, heap, bases, ends, buf0, cta_str
                     v |= ext
                 r = vr[e]
                 if r >= 0:
-                    regs[w, r, lane] = v
+                    regs[r, w, lane] = v
+
+
+@njit(cache=True)
+def _load_shared_words(k, sel, lanes_on, acc_addr, regs, smem, cta_stride, cta_of_warp, size, nvec, signed, vr):
+    """_load for 4- and 8-byte shared elements, through a word view of shared memory (_mem_ok
+    checked alignment; a CTA's window starts on 16 bytes): one load per element, not 4 or 8."""
+    words4 = smem.view(np.uint32)
+    words8 = smem[:smem.shape[0] - smem.shape[0] % 8].view(np.uint64)
+    for j in range(k):
+        w = sel[j]
+        base = np.int64(cta_of_warp[w]) * cta_stride
+        for lane in range(32):
+            if not lanes_on[j, lane]:
+                continue
+            a0 = base + np.int64(acc_addr[j, lane])
+            for e in range(nvec):
+                r = vr[e]
+                if r < 0:
+                    continue
+                if size == 4:
+                    v = words4[(a0 >> 2) + e]
+                    regs[r, w, lane] = np.uint64(np.int64(np.int32(v))) if signed else np.uint64(v)
+                else:
+                    regs[r, w, lane] = words8[(a0 >> 3) + e]
 
 
 @njit(cache=True)
@@ -621,7 +676,7 @@ def _store(sp, k, sel, lanes_on, acc_addr, regs, heap, bases, ends, smem, cta_st
                     continue
                 a = acc_addr[j, lane] + np.uint64(e * size)
                 if skinds[e] == S_REG:
-                    v = regs[w, np.int64(svals[e]), lane] & vm
+                    v = regs[np.int64(svals[e]), w, lane] & vm
                 else:
                     v = svals[e] & vm
                 if sp == SP_GLOBAL:
@@ -693,7 +748,7 @@ def _settle(w, pc, mask, rpc, sp, st_pc, st_mask, st_rpc, exited, done, at_bar, 
 
 @njit(cache=True)
 def _account_shared(p, k, sel, lanes_on, acc_addr, size, fuse, vg_size, vg_delta, vg_leader, sh_cnt, cls_cnt,
-                    sh_addr, sh_mask, wf, ideal, trace_on, step, ev_step, ev_pc, ev_k, ev_space, ev_uid, ev_wf, ev_n,
+                    trace_on, step, ev_step, ev_pc, ev_k, ev_space, ev_uid, ev_wf, ev_n,
                     uid_base):
     """WaveContext.account_read/account_write for a shared access, in compiled code: the LDS.64/128
     group rule, the instruction class count, the bank model and the trace's memory event."""
@@ -712,29 +767,27 @@ def _account_shared(p, k, sel, lanes_on, acc_addr, size, fuse, vg_size, vg_delta
                 return
             nb = vs
             delta = dl
+    words = np.empty(64, np.int64)
+    banks = np.zeros(NUM_BANKS, np.int64)
     n = 0
+    tw = 0
+    ti = 0
     for j in range(k):
         anyon = False
         for lane in range(32):
-            on = lanes_on[j, lane]
-            sh_mask[n, lane] = on
-            sh_addr[n, lane] = np.int64(acc_addr[j, lane] - delta)
-            anyon = anyon or on
-        if anyon:
-            if trace_on:
-                ev_uid[ev_n[1] + n] = uid_base + sel[j]
-            n += 1
+            anyon = anyon or lanes_on[j, lane]
+        if not anyon:
+            continue
+        wfj, idj = warp_wavefronts_nb(acc_addr[j], lanes_on[j], delta, nb, False, words, banks)
+        tw += wfj
+        ti += idj
+        if trace_on:
+            ev_uid[ev_n[1] + n] = uid_base + sel[j]
+            ev_wf[ev_n[1] + n] = wfj
+        n += 1
     cls_cnt[p] += n
     if n == 0:
         return
-    shared_wavefronts_nb(sh_addr[:n], sh_mask[:n], nb, False, wf, ideal)
-    tw = 0
-    ti = 0
-    for i in range(n):
-        tw += wf[i]
-        ti += ideal[i]
-        if trace_on:
-            ev_wf[ev_n[1] + i] = wf[i]
     sh_cnt[p, 0] += n
     sh_cnt[p, 1] += tw
     sh_cnt[p, 2] += ti
@@ -831,7 +884,7 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
              regs, issued, smem, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
              cnt, per_pc_warps, per_pc_threads, trace_on, tr_pc, tr_cnt, tr_warps, tr_active, tr_n, uid_base,
              sel, lanes_on, acc_addr, out,
-             sh, vg_size, vg_delta, vg_leader, sh_cnt, cls_cnt, sh_addr, sh_mask, wf, ideal,
+             sh, vg_size, vg_delta, vg_leader, sh_cnt, cls_cnt,
              ev_step, ev_pc, ev_k, ev_uid, ev_wf, ev_n,
              caches, geo, gl_cnt, g_addr, g_mask, g_sm, sectors, lines, w_l1, w_l2, g_warp, g_line, g_m8,
              ev_space, ev_sec, ev_h1, ev_h2):
@@ -876,7 +929,7 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
             for lane in range(32):
                 on = (cur >> np.uint32(lane)) & np.uint32(1) != 0
                 if on and g >= 0:
-                    gv = regs[w, g, lane] != 0
+                    gv = regs[g, w, lane] != 0
                     on = (not gv) if guard_neg[p] else gv
                 lanes_on[j, lane] = on
                 if on:
@@ -923,9 +976,8 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
             if is_mem and (g < 0 or n_on > 0):
                 if sh[0] and d[12][p] == SP_SHARED:
                     _account_shared(p, k, sel, lanes_on, acc_addr, d[13][p] * d[14][p], sh[1], vg_size, vg_delta,
-                                    vg_leader, sh_cnt, cls_cnt, sh_addr, sh_mask, wf,
-                                    ideal, trace_on, tr_n[0] - 1, ev_step, ev_pc, ev_k, ev_space, ev_uid, ev_wf,
-                                    ev_n, uid_base)
+                                    vg_leader, sh_cnt, cls_cnt, trace_on, tr_n[0] - 1, ev_step, ev_pc, ev_k, ev_space,
+                                    ev_uid, ev_wf, ev_n, uid_base)
                     continue
                 nbytes = d[13][p] * d[14][p]
                 if sh[0] and d[12][p] == SP_GLOBAL and (nbytes == 1 or nbytes == 2 or nbytes == 4 or nbytes == 8

@@ -153,50 +153,62 @@ from numba import njit  # noqa: E402
 
 
 @njit(cache=True)
+def warp_wavefronts_nb(addr, mask, delta, size, is_atom, words, cnt):
+    """(wavefronts, ideal wavefronts) of one warp's access: addr[32] minus delta (the fused LDS.64/128
+    start, same dtype as addr), mask[32]; words (64) and cnt (NUM_BANKS) are scratch. One warp at a
+    time, so the fast engine counts a warp straight from its address row."""
+    nwords = size // 4 if size >= 4 else 1
+    tot = 0
+    idl = 0
+    per_phase = 32 // nwords
+    if nwords > 1 and not is_atom:
+        for d in (1, 2):
+            ok = True
+            for lane in range(32):
+                o = lane ^ d
+                if mask[lane] and mask[o] and addr[lane] != addr[o]:
+                    ok = False
+                    break
+            if ok:
+                per_phase = 64 // nwords
+                break
+    for p0 in range(0, 32, per_phase):
+        n = 0
+        last = np.int64(0)
+        seen = False
+        for lane in range(p0, p0 + per_phase):
+            if mask[lane]:
+                base = np.int64(addr[lane] - delta) // 4
+                if seen and base == last and not is_atom:
+                    continue  # the same words as the lane before (a broadcast): nothing new
+                last = base
+                seen = True
+                for j in range(nwords):
+                    x = base + j
+                    if is_atom:
+                        words[n] = x
+                    else:  # insertion into sorted words[:n]
+                        i = n
+                        while i > 0 and words[i - 1] > x:
+                            words[i] = words[i - 1]
+                            i -= 1
+                        words[i] = x
+                    n += 1
+        if n == 0:
+            continue
+        idl += 1
+        cnt[:] = 0
+        for i in range(n):
+            if is_atom or i == 0 or words[i] != words[i - 1]:
+                cnt[words[i] % NUM_BANKS] += 1
+        tot += cnt.max()
+    return tot, idl
+
+
+@njit(cache=True)
 def shared_wavefronts_nb(addr, mask, size, is_atom, wf, ideal):
     """Loop version of shared_wavefronts(): fills wf[k] and ideal[k]."""
-    k = addr.shape[0]
-    nwords = size // 4 if size >= 4 else 1
     words = np.empty(64, dtype=np.int64)
     cnt = np.zeros(NUM_BANKS, dtype=np.int64)
-    for w in range(k):
-        tot = 0
-        idl = 0
-        per_phase = 32 // nwords
-        if nwords > 1 and not is_atom:
-            for d in (1, 2):
-                ok = True
-                for lane in range(32):
-                    o = lane ^ d
-                    if mask[w, lane] and mask[w, o] and addr[w, lane] != addr[w, o]:
-                        ok = False
-                        break
-                if ok:
-                    per_phase = 64 // nwords
-                    break
-        for p0 in range(0, 32, per_phase):
-            n = 0
-            for lane in range(p0, p0 + per_phase):
-                if mask[w, lane]:
-                    base = np.int64(addr[w, lane]) // 4
-                    for j in range(nwords):
-                        x = base + j
-                        if is_atom:
-                            words[n] = x
-                        else:  # insertion into sorted words[:n]
-                            i = n
-                            while i > 0 and words[i - 1] > x:
-                                words[i] = words[i - 1]
-                                i -= 1
-                            words[i] = x
-                        n += 1
-            if n == 0:
-                continue
-            idl += 1
-            cnt[:] = 0
-            for i in range(n):
-                if is_atom or i == 0 or words[i] != words[i - 1]:
-                    cnt[words[i] % NUM_BANKS] += 1
-            tot += cnt.max()
-        wf[w] = tot
-        ideal[w] = idl
+    for w in range(addr.shape[0]):
+        wf[w], ideal[w] = warp_wavefronts_nb(addr[w], mask[w], np.int64(0), size, is_atom, words, cnt)
