@@ -52,12 +52,12 @@ class ExecutionTrace:
     def _reserve(self, steps: int, entries: int) -> None:
         if self.n_steps + steps > len(self._pc):
             n = max(2 * len(self._pc), self.n_steps + steps)
-            self._pc = np.resize(self._pc, n)
-            self._cnt = np.resize(self._cnt, n)
+            self._pc = _grown(self._pc, self.n_steps, n)
+            self._cnt = _grown(self._cnt, self.n_steps, n)
         if self.n_entries + entries > len(self._warps):
             n = max(2 * len(self._warps), self.n_entries + entries)
-            self._warps = np.resize(self._warps, n)
-            self._active = np.resize(self._active, n)
+            self._warps = _grown(self._warps, self.n_entries, n)
+            self._active = _grown(self._active, self.n_entries, n)
 
     def add_step(self, pc: int, warps: np.ndarray, active: np.ndarray) -> int:
         k = len(warps)
@@ -135,3 +135,11 @@ class ExecutionTrace:
         steps = np.repeat(np.arange(self.n_steps, dtype=np.int64), counts)
         order = np.lexsort((steps, warps))
         return warps[order], pcs[order], steps[order]
+
+
+def _grown(a: np.ndarray, used: int, n: int) -> np.ndarray:
+    """a with room for n items, its first `used` kept (np.resize would also fill the rest by
+    repeating a, a second pass over hundreds of MB on a large trace)."""
+    out = np.empty(n, a.dtype)
+    out[:used] = a[:used]
+    return out
