@@ -250,7 +250,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     w_slot = np.full(W, -1, np.int64)
     t1 = time.perf_counter()
     cycles = replay(st.kind, st.pipe, st.lat, st.ii, st.sb, st.src, st.dst, st.n_regs,
-                    sr.e_pc, sr.e_mem, sr.m_lat, sr.m_wf, sr.m_l2, sr.m_dram, sr.m_lanes,
+                    sr.e_pc, sr.rows, sr.warp_row0,
                     sr.warp_off, sr.cta_warp0, sr.cta_nwarps,
                     num_sms, ctas_per_sm, wpc, n_sub, POLICIES[policy],
                     cfg.cta_dispatch_ns * clock_ghz, bar_lat, cfg.lsu_queue_cycles, cfg.mio_queue_cycles,

@@ -15,11 +15,13 @@ event where some warp went to DRAM waits for DRAM (gemm's shared B rows, read by
 The work is done by numba loops over flat arrays, a few passes in all (gather the memory events'
 work per trace entry into a table of memory rows, in event order; scale the DRAM sectors; group
 the trace's entries by warp, carrying each entry's pc and row; put the shadows back; then reorder
-the scheduled blocks and fold free ops away in one pass, in place). Per entry only a pc and a row
-index (int32 each) are kept, the memory work once per row, so preparing costs a small fraction of
-the replay at any size. The loops do the same floating-point operations in the same order as the
-NumPy formulation they replaced and give bit-identical streams; tests/timing/test_prepare.py keeps
-that formulation as the reference.
+the scheduled blocks and fold free ops away in one pass, in place; last, copy the rows into entry
+order). Per entry only a pc (int32) is kept; every entry of a kind that reads a memory row
+(ROW_KINDS) owns the next 32-byte row (MEM_ROW) of its warp's run, so the replay walks each warp's
+rows in order through a cursor (no per-entry row index, and a row's fields share one cache line),
+and preparing costs a fraction of the replay at any size. The loops do the same floating-point
+operations in the same order as the NumPy formulation they replaced and give bit-identical
+streams; tests/timing/test_prepare.py keeps that formulation as the reference.
 """
 
 from __future__ import annotations
@@ -33,35 +35,40 @@ from simgpu.stats.trace import ExecutionTrace
 from simgpu.timing.config import TimingConfig
 from simgpu.timing.isa import K_FREE, K_GATOM, K_GLD, K_GST, K_LLD, K_LST, K_SATOM, K_SHFL, K_SLD, K_SST, StaticTable
 
+# A memory row: base latency (the slowest sector's; -1: no memory work), active lanes (a popcount,
+# 0..32, exact in int32; used by atomics), L1TEX wavefronts, sectors to L2, sectors from DRAM.
+# 32 bytes, aligned: two rows per 64-byte line.
+MEM_ROW = np.dtype([("lat", np.int32), ("lanes", np.int32), ("wf", np.float64), ("l2", np.float64),
+                    ("dram", np.float64)], align=True)
+# kinds whose entries read a memory row in the replay (all L1TEX kinds but shuffles, which use none)
+ROW_KINDS = (K_GLD, K_GST, K_GATOM, K_LLD, K_LST, K_SLD, K_SST, K_SATOM)
+
 
 @dataclass
 class Streams:
-    """Per entry its pc and its row in the memory table (-1: no memory work); per row what the
-    memory system answered. The replay reads an entry with row -1 as one with latency -1."""
+    """Per entry its pc; per entry of a ROW_KINDS kind, in entry order, a memory row (what the memory
+    system answered; latency -1 where it answered nothing), so warp w's rows are
+    rows[warp_row0[w]:warp_row0[w+1]], one per such entry of its run, in order."""
 
     e_pc: np.ndarray  # int32 per entry
-    e_mem: np.ndarray  # int32 per entry: row in the memory table, -1 for none
-    m_lat: np.ndarray  # int32 per row: base latency (the slowest sector's; -1: no memory work)
-    m_wf: np.ndarray  # float64 per row: L1TEX wavefronts
-    m_l2: np.ndarray  # float64 per row: sectors to L2
-    m_dram: np.ndarray  # float64 per row: sectors from DRAM
-    m_lanes: np.ndarray  # float64 per row: active lanes (atomics)
+    rows: np.ndarray  # MEM_ROW per entry of a ROW_KINDS kind, in entry order
+    warp_row0: np.ndarray  # int64 [W+1]: first row of each warp
     warp_off: np.ndarray  # int64 [W+1]
     cta_warp0: np.ndarray  # int64 [C]: first warp id of each CTA
     cta_nwarps: np.ndarray  # int64 [C]
     n_ctas: int
 
-    def per_entry(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-        """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry; entries without a
-        row get -1, 0, 0, 0, 0 (the replay uses none of these where the latency is < 0)."""
-        has = self.e_mem >= 0
-        row = self.e_mem[has]
+    def per_entry(self, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry (kind: the static
+        table's, per pc); entries without a row get -1, 0, 0, 0, 0 (the replay uses none of these
+        where the latency is < 0)."""
+        has = np.isin(kind[self.e_pc], ROW_KINDS) if len(self.e_pc) else np.zeros(0, np.bool_)
         lat = np.full(len(self.e_pc), -1, np.int32)
-        lat[has] = self.m_lat[row]
+        lat[has] = self.rows["lat"]
         out = [lat]
-        for a in (self.m_wf, self.m_l2, self.m_dram, self.m_lanes):
+        for f in ("wf", "l2", "dram", "lanes"):
             x = np.zeros(len(self.e_pc), np.float64)
-            x[has] = a[row]
+            x[has] = self.rows[f]
             out.append(x)
         return tuple(out)
 
@@ -487,6 +494,59 @@ def _emit(kind, k_free, n_warps, block_of_pc, blk_start, blk_off, blk_src, bucke
 
 
 @njit(cache=True)
+def _pack_rows(kind, is_row, pcs, mem, m, warp_off, m_lat, m_wf, m_l2, m_dram, m_lanes, out, row0):
+    """Fill out (MEM_ROW) with one row per entry of pcs[:m] whose kind is_row, in entry order: the
+    entry's row of the memory table (mem: its index, -1 none: latency -1), and row0[w] = the rows
+    of the entries before warp_off[w]. Two passes, so that the table (in event order) is read in
+    order and each row is one random write of one line. Returns False if some lanes count is not an
+    integer 0..32."""
+    dest = np.full(m_lat.shape[0], -1, np.int64)
+    n = 0
+    w = 0
+    W = warp_off.shape[0] - 1
+    for e in range(m):
+        while w <= W and warp_off[w] <= e:
+            row0[w] = n
+            w += 1
+        if is_row[kind[pcs[e]]]:
+            r = mem[e]
+            if r >= 0:
+                dest[r] = n
+            else:
+                out[n].lat = -1
+                out[n].lanes = 0
+                out[n].wf = 0.0
+                out[n].l2 = 0.0
+                out[n].dram = 0.0
+            n += 1
+    while w <= W:
+        row0[w] = n
+        w += 1
+    for r in range(m_lat.shape[0]):
+        d = dest[r]
+        if d < 0:
+            continue
+        ln = m_lanes[r]
+        if not (ln >= 0.0 and ln <= 32.0 and ln == np.floor(ln)):
+            return False
+        out[d].lat = m_lat[r]
+        out[d].lanes = np.int32(ln)
+        out[d].wf = m_wf[r]
+        out[d].l2 = m_l2[r]
+        out[d].dram = m_dram[r]
+    return True
+
+
+@njit(cache=True)
+def _count_rows(kind, is_row, pcs, m):
+    n = 0
+    for e in range(m):
+        if is_row[kind[pcs[e]]]:
+            n += 1
+    return n
+
+
+@njit(cache=True)
 def _cta_layout(cta, n_ctas):
     """First warp id and warp count of each CTA; False if a CTA's warps are not contiguous ids."""
     W = cta.shape[0]
@@ -673,8 +733,15 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     if not contiguous:
         # warps of a CTA must be contiguous ids (the engine lays a wave out CTA by CTA)
         raise ValueError("trace: warps of a CTA are not contiguous")
-    return Streams(pcs[:m], mem[:m], m_lat[:n_rows].astype(np.int32), m_wf[:n_rows], m_l2[:n_rows],
-                   m_dram[:n_rows], m_lanes[:n_rows], warp_off, cta_warp0, cta_nwarps, n_ctas)
+    # the rows in entry order, one per entry of a ROW_KINDS kind (the replay's cursor walks them)
+    is_row = np.zeros(max(int(st.kind.max(initial=0)) + 1, max(ROW_KINDS) + 1), np.bool_)
+    is_row[list(ROW_KINDS)] = True
+    rows = np.zeros(_count_rows(st.kind, is_row, pcs, m), MEM_ROW)
+    warp_row0 = np.zeros(W + 1, np.int64)
+    table = (m_lat[:n_rows], m_wf[:n_rows], m_l2[:n_rows], m_dram[:n_rows], m_lanes[:n_rows])
+    if not _pack_rows(st.kind, is_row, pcs, mem, m, warp_off, *table, rows, warp_row0):
+        raise ValueError("trace: an active-lane count that is not an integer 0..32")
+    return Streams(pcs[:m], rows, warp_row0, warp_off, cta_warp0, cta_nwarps, n_ctas)
 
 
 # kinds that use the L1TEX path of their SM

@@ -20,6 +20,13 @@ With `rec` the replay also keeps, per entry, that split (e_dep cycles of e_rsn, 
 of e_thr_rsn, then not_selected, then the issue cycle) and, per warp, its slot on the SM (its
 sub-partition is slot % n_sub): simgpu.timing.cycles rebuilds every warp's state at every cycle
 from it, and the sum over cycles is exactly `stall`.
+
+Layout (the cost on wide launches is cache misses, ~8k resident warps each touching its own lines
+between two of its issues, and calls): a warp's memory work is read from its own run of the
+32-byte rows (prepare.MEM_ROW, in entry order) through a cursor, a slot's state is one 64-byte
+line (int32 fields F_*), the scoreboard is one int32 per register (ready cycle << 2 | its class),
+and the helpers are inlined. Cycles and completion times must stay below T_MAX = 2**29 - 1 (the
+int32 fields and the scoreboard's 2 class bits); a launch that gets there raises OverflowError.
 """
 
 from __future__ import annotations
@@ -59,9 +66,38 @@ from simgpu.timing.isa import (
 
 INF = np.int64(1) << np.int64(62)
 N_REASONS = 13
+T_MAX = (1 << 29) - 1  # the largest cycle the int32 slot fields and scoreboard hold (see above)
+# fields of a slot's line (zs[z]): its warp, next entry and end of its entries, when its own state
+# lets it issue next and why not before, its last issue, whether it waits at a barrier, when its
+# memory work is done, how long a pipe or queue held it and why, its next memory row, why its next
+# entry waits (with z_opr), that entry's pc, the warp's age, its CTA slot (sm * ctas_per_sm + cs)
+F_WARP = 0
+F_PTR = 1
+F_END = 2
+F_READY = 3
+F_RREASON = 4
+F_LAST = 5
+F_ATBAR = 6
+F_MEMDONE = 7
+F_THR_UNTIL = 8
+F_THR_RSN = 9
+F_ROW = 10
+F_RSN = 11
+F_PC = 12
+F_AGE = 13
+F_G = 14
+NF = 16  # 16 int32: 64 bytes, one line
 
 
 @njit(cache=True)
+def _slot_table(Z):
+    """A zeroed int32 [Z, NF] table whose rows start on 64-byte lines (a slot's state in one line)."""
+    buf = np.zeros(Z * NF + 16, np.int32)
+    off = ((64 - buf.ctypes.data % 64) % 64) // 4
+    return buf[off:off + Z * NF].reshape((Z, NF))
+
+
+@njit(cache=True, inline="always")
 def _sb_reason(sb):
     if sb == SB_LONG:
         return R_LONG
@@ -70,7 +106,7 @@ def _sb_reason(sb):
     return R_WAIT
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _interp(u, xs, ys):
     """ys at u, linear between the points xs (ascending), held at both ends."""
     n = xs.shape[0]
@@ -84,29 +120,31 @@ def _interp(u, xs, ys):
     return ys[n - 1]
 
 
-@njit(cache=True)
-def _operands_ready(gs, pc, z_ready, z_rreason, src, dst, reg_ready, reg_sb):
+@njit(cache=True, inline="always")
+def _operands_ready(gs, pc, zs, src, dst, reg_st):
     """When the warp in slot gs can issue pc as far as its own state goes: its ready time, raised by
-    every source or destination register still in flight; and why it waits (the last raise)."""
-    r, reason = _regs_ready(gs, src, pc, MAX_SRC, reg_ready, reg_sb, z_ready[gs], z_rreason[gs])
-    return _regs_ready(gs, dst, pc, MAX_DST, reg_ready, reg_sb, r, reason)
+    every source or destination register still in flight; and why it waits (the last raise).
+    reg_st[gs, reg]: the register's ready cycle << 2 | its scoreboard class (SB_*)."""
+    r, reason = _regs_ready(gs, src, pc, MAX_SRC, reg_st, np.int64(zs[gs, F_READY]), np.int64(zs[gs, F_RREASON]))
+    return _regs_ready(gs, dst, pc, MAX_DST, reg_st, r, reason)
 
 
-@njit(cache=True)
-def _regs_ready(gs, regs, pc, n, reg_ready, reg_sb, r, reason):
+@njit(cache=True, inline="always")
+def _regs_ready(gs, regs, pc, n, reg_st, r, reason):
     """(r, reason) raised by each of the first n registers of regs[pc] (-1 ends the list) still in flight."""
     for j in range(n):
         reg = regs[pc, j]
         if reg < 0:
             break
-        rt = reg_ready[gs, reg]
+        v = reg_st[gs, reg]
+        rt = np.int64(v >> 2)
         if rt > r:
             r = rt
-            reason = _sb_reason(reg_sb[gs, reg])
+            reason = _sb_reason(v & 3)
     return r, reason
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _activate(act_sm, n_act, sm):
     """Insert sm into the ascending act_sm[:n_act] if it is not there; the new length."""
     i = n_act
@@ -122,7 +160,7 @@ def _activate(act_sm, n_act, sm):
 
 @njit(cache=True)
 def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
-           e_pc, e_mem, m_lat, m_wf, m_l2, m_dram, m_lanes,
+           e_pc, rows, warp_row0,
            warp_off, cta_warp0, cta_nwarps,
            num_sms, ctas_per_sm, wpc, n_sub, policy,
            dispatch_interval, bar_lat, lsu_q, mio_q, lat_branch,
@@ -131,6 +169,8 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
            rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot):
     C = cta_warp0.shape[0]
+    if e_pc.shape[0] >= 2**31 or rows.shape[0] >= 2**31:
+        raise OverflowError("replay: 2**31 entries or memory rows or more (int32 slot fields)")
     max_slots = ctas_per_sm * wpc
     n_sched = num_sms * n_sub
     # ---- state
@@ -138,30 +178,21 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     # sm is z = (sm * n_sub + s % n_sub) * nq + s // n_sub (nq: the most slots of one scheduler).
     nq = (max_slots + n_sub - 1) // n_sub
     Z = n_sched * nq
-    z_warp = np.full(Z, -1, np.int64)
+    # (no divisions in the loop) per sub-partition its slot count; per slot s of an SM its z - sm * n_sub * nq
+    nsl = np.empty(n_sub, np.int64)
+    for sp in range(n_sub):
+        nsl[sp] = (max_slots - sp + n_sub - 1) // n_sub
+    zoff = np.empty(max_slots, np.int64)
+    for s in range(max_slots):
+        zoff[s] = (s % n_sub) * nq + s // n_sub
+    zs = _slot_table(Z)
     # _operands_ready of the slot's warp's next entry (INF: no warp, or it is done or at a barrier),
     # kept up to date: it changes only when the warp issues, arrives or leaves a barrier (a warp's
-    # registers are its own); with its reason and the entry's pc
+    # registers are its own); its reason and the entry's pc are in zs (F_RSN, F_PC)
     z_opr = np.full(Z, INF, np.int64)
-    z_rsn = np.zeros(Z, np.int64)
-    z_pc = np.zeros(Z, np.int64)
-    z_age = np.zeros(Z, np.int64)
-    z_thr_until = np.zeros(Z, np.int64)
-    z_thr_rsn = np.zeros(Z, np.int64)
     cslot_cta = np.full(num_sms * ctas_per_sm, -1, np.int64)
     cslot_free_at = np.zeros(num_sms * ctas_per_sm, np.int64)
-    reg_ready = np.zeros((Z, n_regs), np.int64)
-    reg_sb = np.zeros((Z, n_regs), np.int8)
-    # the slot's warp: its next entry and the end of its entries, when its own state lets it issue
-    # next (and why not before), its last issue, whether it waits at a barrier, when its memory
-    # work is done
-    z_ptr = np.zeros(Z, np.int64)
-    z_end = np.zeros(Z, np.int64)
-    z_ready = np.zeros(Z, np.int64)
-    z_rreason = np.zeros(Z, np.int64)
-    z_last = np.zeros(Z, np.int64)
-    z_atbar = np.zeros(Z, np.bool_)
-    z_memdone = np.zeros(Z, np.int64)
+    reg_st = np.zeros((Z, n_regs), np.int32)
     bar_arrived = np.zeros(C, np.int64)
     live = cta_nwarps.copy()
     done_w = np.zeros(C, np.int64)
@@ -236,20 +267,21 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 s = best_cs * wpc + i
                 sc = best * n_sub + s % n_sub
                 z = sc * nq + s // n_sub
-                z_warp[z] = w
+                zs[z, F_WARP] = w
+                zs[z, F_G] = g
                 for r in range(n_regs):
-                    reg_ready[z, r] = 0
-                    reg_sb[z, r] = 0
-                z_ptr[z] = warp_off[w]
-                z_end[z] = warp_off[w + 1]
-                z_ready[z] = t
-                z_rreason[z] = R_WAIT
-                z_last[z] = t - 1
-                z_atbar[z] = False
-                z_memdone[z] = 0
-                z_age[z] = age
-                z_thr_until[z] = 0
-                z_thr_rsn[z] = 0
+                    reg_st[z, r] = 0
+                zs[z, F_ROW] = warp_row0[w]  # the warp's memory rows follow its entries
+                zs[z, F_PTR] = warp_off[w]
+                zs[z, F_END] = warp_off[w + 1]
+                zs[z, F_READY] = t
+                zs[z, F_RREASON] = R_WAIT
+                zs[z, F_LAST] = t - 1
+                zs[z, F_ATBAR] = False
+                zs[z, F_MEMDONE] = 0
+                zs[z, F_AGE] = age
+                zs[z, F_THR_UNTIL] = 0
+                zs[z, F_THR_RSN] = 0
                 age += 1
                 warp_start[w] = t
                 warp_sm[w] = best
@@ -257,10 +289,10 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 if sched_wake[sc] > t:
                     sched_wake[sc] = t
                     n_act = _activate(act_sm, n_act, best)
-                if z_ptr[z] < z_end[z]:
-                    pc0 = e_pc[z_ptr[z]]
-                    z_opr[z], z_rsn[z] = _operands_ready(z, pc0, z_ready, z_rreason, src, dst, reg_ready, reg_sb)
-                    z_pc[z] = pc0
+                if zs[z, F_PTR] < zs[z, F_END]:
+                    pc0 = e_pc[zs[z, F_PTR]]
+                    z_opr[z], zs[z, F_RSN] = _operands_ready(z, pc0, zs, src, dst, reg_st)
+                    zs[z, F_PC] = pc0
                 else:
                     # a warp with nothing to run
                     z_opr[z] = INF
@@ -276,227 +308,237 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
             break
         # ------------------------------------------------------------ schedulers
         # (in scheduler order; a scheduler of an SM outside act_sm has nothing to do before INF)
-        for sc_i in range(n_act * n_sub):
-            sm = act_sm[sc_i // n_sub]
-            sp = sc_i - (sc_i // n_sub) * n_sub
-            sc = sm * n_sub + sp
-            if sched_wake[sc] > t:
-                continue
-            wake = INF
-            chosen_age = INF
-            chosen_q = -1
-            nslots = (max_slots - sp + n_sub - 1) // n_sub
-            zb = sc * nq
-            lq = last_q[sc]
-            start = 0
-            if policy == 1 and lq >= 0:
-                start = lq + 1
-            for q in range(nslots):
-                qi = (start + q) % nslots if policy == 1 else q
-                z = zb + qi
-                r = z_opr[z]
-                if r > t:
-                    if r < wake:
-                        wake = r
+        for ai in range(n_act):
+            sm = act_sm[ai]
+            for sp in range(n_sub):
+                sc = sm * n_sub + sp
+                if sched_wake[sc] > t:
                     continue
-                pc = z_pc[z]
+                wake = INF
+                chosen_age = INF
+                chosen_q = -1
+                nslots = nsl[sp]
+                zb = sc * nq
+                lq = last_q[sc]
+                start = 0
+                if policy == 1 and lq >= 0:
+                    start = lq + 1
+                for q in range(nslots):
+                    qi = q
+                    if policy == 1:
+                        qi = start + q
+                        if qi >= nslots:
+                            qi -= nslots
+                    z = zb + qi
+                    r = z_opr[z]
+                    if r > t:
+                        if r < wake:
+                            wake = r
+                        continue
+                    pc = zs[z, F_PC]
+                    p = pipe[pc]
+                    blocked = 0
+                    thr_reason = 0
+                    if pipe_free[sc, p] > t:
+                        blocked = pipe_free[sc, p]
+                        thr_reason = R_MATH
+                    k = kind[pc]
+                    if k == K_GLD or k == K_GST or k == K_GATOM or k == K_LLD or k == K_LST:
+                        lim = l1_free[sm] - lsu_q
+                        if lim > t:
+                            b = np.int64(np.ceil(lim))
+                            if b > blocked:
+                                blocked = b
+                                thr_reason = R_LG
+                    elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
+                        lim = l1_free[sm] - mio_q
+                        if lim > t:
+                            b = np.int64(np.ceil(lim))
+                            if b > blocked:
+                                blocked = b
+                                thr_reason = R_MIO
+                    if blocked > t:
+                        if blocked > T_MAX:
+                            raise OverflowError("replay: a cycle past T_MAX = 2**29 - 1")
+                        if blocked > zs[z, F_THR_UNTIL]:
+                            zs[z, F_THR_UNTIL] = blocked
+                            zs[z, F_THR_RSN] = thr_reason
+                        if blocked < wake:
+                            wake = blocked
+                        continue
+                    # eligible
+                    if policy == 1 or qi == lq:
+                        chosen_q = qi
+                        break
+                    if zs[z, F_AGE] < chosen_age:
+                        chosen_age = zs[z, F_AGE]
+                        chosen_q = qi
+                if chosen_q < 0:
+                    sched_wake[sc] = wake
+                    continue
+                # ---------------------------------------------------- issue
+                gs = zb + chosen_q
+                w = zs[gs, F_WARP]
+                chosen_r = z_opr[gs]
+                chosen_reason = zs[gs, F_RSN]
+                e = zs[gs, F_PTR]
+                pc = zs[gs, F_PC]
+                wl = zs[gs, F_LAST]
+                L = t - wl - 1
+                dep = chosen_r - (wl + 1)
+                if dep < 0:
+                    dep = 0
+                if dep > L:
+                    dep = L
+                stall[pc, chosen_reason] += dep
+                rest = L - dep
+                lo = chosen_r if chosen_r > wl + 1 else wl + 1
+                thr = zs[gs, F_THR_UNTIL] - lo
+                if thr < 0:
+                    thr = 0
+                if thr > rest:
+                    thr = rest
+                if thr > 0:
+                    stall[pc, zs[gs, F_THR_RSN]] += thr
+                stall[pc, R_NOT_SELECTED] += rest - thr
+                stall[pc, R_SELECTED] += 1
+                if rec:
+                    e_dep[e] = dep
+                    e_thr[e] = thr
+                    e_rsn[e] = chosen_reason
+                    e_thr_rsn[e] = zs[gs, F_THR_RSN]
+                zs[gs, F_THR_UNTIL] = 0
+                zs[gs, F_LAST] = t
+                e_issue[e] = t
+                sm_inst[sm] += 1
+                last_q[sc] = chosen_q
                 p = pipe[pc]
-                blocked = 0
-                thr_reason = 0
-                if pipe_free[sc, p] > t:
-                    blocked = pipe_free[sc, p]
-                    thr_reason = R_MATH
+                pipe_free[sc, p] = t + ii[pc]
                 k = kind[pc]
+                done_t = t + lat[pc]
+                is_mem = False
                 if k == K_GLD or k == K_GST or k == K_GATOM or k == K_LLD or k == K_LST:
-                    lim = l1_free[sm] - lsu_q
-                    if lim > t:
-                        b = np.int64(np.ceil(lim))
-                        if b > blocked:
-                            blocked = b
-                            thr_reason = R_LG
+                    is_mem = True
+                    mr = zs[gs, F_ROW]
+                    zs[gs, F_ROW] = mr + 1
+                    mlat = rows[mr].lat
+                    if mlat < 0:
+                        done_t = t + 1
+                    else:
+                        ml2 = rows[mr].l2
+                        mdram = rows[mr].dram
+                        t1 = l1_free[sm] if l1_free[sm] > t else float(t)
+                        l1_free[sm] = t1 + rows[mr].wf / l1_rate
+                        st = t1
+                        if ml2 > 0:
+                            t2 = l2_free if l2_free > st else st
+                            l2_free = t2 + ml2 / l2_rate
+                            st = t2
+                        if mdram > 0:
+                            t3 = dram_free if dram_free > st else st
+                            dram_free = t3 + mdram / dram_rate
+                            st = t3
+                        if k == K_GATOM:
+                            ta = atom_free if atom_free > st else st
+                            atom_free = ta + float(rows[mr].lanes) / atom_rate
+                            st = ta
+                        extra = 0.0
+                        if load_win > 0.0 and ml2 > 0:
+                            if t > acc_t:
+                                dec = np.exp(-(t - acc_t) / load_win)
+                                dram_acc *= dec
+                                l2_acc *= dec
+                                acc_t = t
+                            l2_acc += ml2
+                            dram_acc += mdram
+                            if k == K_GLD or k == K_LLD:
+                                extra = _interp(l2_acc / load_win / l2_rate, l2_u, l2_x)
+                            if mdram > 0 and (k == K_GLD or k == K_LLD):
+                                xd = _interp(dram_acc / load_win / dram_rate, dram_u, dram_x)
+                                if xd > extra:
+                                    extra = xd
+                        done_t = np.int64(np.ceil(st)) + mlat + np.int64(np.rint(extra))
                 elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
-                    lim = l1_free[sm] - mio_q
-                    if lim > t:
-                        b = np.int64(np.ceil(lim))
-                        if b > blocked:
-                            blocked = b
-                            thr_reason = R_MIO
-                if blocked > t:
-                    if blocked > z_thr_until[z]:
-                        z_thr_until[z] = blocked
-                        z_thr_rsn[z] = thr_reason
-                    if blocked < wake:
-                        wake = blocked
-                    continue
-                # eligible
-                if policy == 1 or qi == lq:
-                    chosen_q = qi
-                    break
-                if z_age[z] < chosen_age:
-                    chosen_age = z_age[z]
-                    chosen_q = qi
-            if chosen_q < 0:
-                sched_wake[sc] = wake
-                continue
-            # ---------------------------------------------------- issue
-            gs = zb + chosen_q
-            w = z_warp[gs]
-            chosen_r = z_opr[gs]
-            chosen_reason = z_rsn[gs]
-            e = z_ptr[gs]
-            pc = e_pc[e]
-            c_slot = sp + chosen_q * n_sub
-            wl = z_last[gs]
-            L = t - wl - 1
-            dep = chosen_r - (wl + 1)
-            if dep < 0:
-                dep = 0
-            if dep > L:
-                dep = L
-            stall[pc, chosen_reason] += dep
-            rest = L - dep
-            lo = chosen_r if chosen_r > wl + 1 else wl + 1
-            thr = z_thr_until[gs] - lo
-            if thr < 0:
-                thr = 0
-            if thr > rest:
-                thr = rest
-            if thr > 0:
-                stall[pc, z_thr_rsn[gs]] += thr
-            stall[pc, R_NOT_SELECTED] += rest - thr
-            stall[pc, R_SELECTED] += 1
-            if rec:
-                e_dep[e] = dep
-                e_thr[e] = thr
-                e_rsn[e] = chosen_reason
-                e_thr_rsn[e] = z_thr_rsn[gs]
-            z_thr_until[gs] = 0
-            z_last[gs] = t
-            e_issue[e] = t
-            sm_inst[sm] += 1
-            last_q[sc] = chosen_q
-            p = pipe[pc]
-            pipe_free[sc, p] = t + ii[pc]
-            k = kind[pc]
-            done_t = t + lat[pc]
-            is_mem = False
-            if k == K_GLD or k == K_GST or k == K_GATOM or k == K_LLD or k == K_LST:
-                is_mem = True
-                mr = e_mem[e]
-                mlat = m_lat[mr] if mr >= 0 else -1
-                if mlat < 0:
-                    done_t = t + 1
-                else:
-                    ml2 = m_l2[mr]
-                    mdram = m_dram[mr]
-                    t1 = l1_free[sm] if l1_free[sm] > t else float(t)
-                    l1_free[sm] = t1 + m_wf[mr] / l1_rate
-                    st = t1
-                    if ml2 > 0:
-                        t2 = l2_free if l2_free > st else st
-                        l2_free = t2 + ml2 / l2_rate
-                        st = t2
-                    if mdram > 0:
-                        t3 = dram_free if dram_free > st else st
-                        dram_free = t3 + mdram / dram_rate
-                        st = t3
-                    if k == K_GATOM:
-                        ta = atom_free if atom_free > st else st
-                        atom_free = ta + m_lanes[mr] / atom_rate
-                        st = ta
-                    extra = 0.0
-                    if load_win > 0.0 and ml2 > 0:
-                        if t > acc_t:
-                            dec = np.exp(-(t - acc_t) / load_win)
-                            dram_acc *= dec
-                            l2_acc *= dec
-                            acc_t = t
-                        l2_acc += ml2
-                        dram_acc += mdram
-                        if k == K_GLD or k == K_LLD:
-                            extra = _interp(l2_acc / load_win / l2_rate, l2_u, l2_x)
-                        if mdram > 0 and (k == K_GLD or k == K_LLD):
-                            xd = _interp(dram_acc / load_win / dram_rate, dram_u, dram_x)
-                            if xd > extra:
-                                extra = xd
-                    done_t = np.int64(np.ceil(st)) + mlat + np.int64(np.rint(extra))
-            elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
-                is_mem = True
-                mr = e_mem[e]
-                mlat = m_lat[mr] if mr >= 0 else -1
-                wf = m_wf[mr] if mlat >= 0 else 1.0
-                if k == K_SHFL:
+                    is_mem = True
+                    mlat = -1
                     wf = 1.0
-                t1 = l1_free[sm] if l1_free[sm] > t else float(t)
-                l1_free[sm] = t1 + wf / l1_rate
-                base = mlat if (mlat >= 0 and k != K_SHFL) else lat[pc]
-                done_t = np.int64(np.ceil(t1)) + base
-            for j in range(MAX_DST):
-                reg = dst[pc, j]
-                if reg < 0:
-                    break
-                reg_ready[gs, reg] = done_t
-                reg_sb[gs, reg] = sb[pc]
-            if is_mem and done_t > z_memdone[gs]:
-                z_memdone[gs] = done_t
-            z_ready[gs] = t + 1
-            z_rreason[gs] = R_WAIT
-            if k == K_BRANCH:
-                z_ready[gs] = t + lat_branch
-                z_rreason[gs] = R_BRANCH
-            z_ptr[gs] = e + 1
-            if e + 1 < z_end[gs]:
-                pc1 = e_pc[e + 1]
-                z_opr[gs], z_rsn[gs] = _operands_ready(gs, pc1, z_ready, z_rreason, src, dst, reg_ready, reg_sb)
-                z_pc[gs] = pc1
-            sched_wake[sc] = t + 1
-            cta_slot = c_slot // wpc
-            g = sm * ctas_per_sm + cta_slot
-            c = cslot_cta[g]
-            if k == K_BAR:
-                z_atbar[gs] = True
-                z_opr[gs] = INF
-                bar_arrived[c] += 1
-            finished = e + 1 >= z_end[gs]
-            if finished:
-                z_opr[gs] = INF
-                end = t + 1
-                if z_memdone[gs] > end:
-                    stall[pc, R_DRAIN] += z_memdone[gs] - end
-                    end = z_memdone[gs]
-                warp_end[w] = end
-                if z_atbar[gs]:
-                    z_atbar[gs] = False
-                    bar_arrived[c] -= 1
-                live[c] -= 1
-                done_w[c] += 1
-                if end > cta_end[c]:
-                    cta_end[c] = end
-                if done_w[c] == cta_nwarps[c]:
-                    cslot_free_at[g] = cta_end[c]
-                    ctas_done += 1
-                    sm_ncta[sm] -= 1
-                    if disp_time > cta_end[c] and next_cta < C:
-                        disp_time = float(cta_end[c])
-            if bar_arrived[c] > 0 and bar_arrived[c] >= live[c]:
-                rel = t + bar_lat
-                for i in range(cta_nwarps[c]):
-                    s2 = cta_slot * wpc + i
-                    sc2 = sm * n_sub + s2 % n_sub
-                    z2 = sc2 * nq + s2 // n_sub
-                    if z_atbar[z2]:
-                        z_atbar[z2] = False
-                        if rel > z_ready[z2]:
-                            z_ready[z2] = rel
-                            z_rreason[z2] = R_BARRIER
-                        if z_ptr[z2] < z_end[z2]:
-                            pc2 = e_pc[z_ptr[z2]]
-                            z_opr[z2], z_rsn[z2] = _operands_ready(z2, pc2, z_ready, z_rreason, src, dst,
-                                                                   reg_ready, reg_sb)
-                            z_pc[z2] = pc2
-                        if sched_wake[sc2] > rel:
-                            sched_wake[sc2] = rel
-                bar_arrived[c] = 0
+                    if k != K_SHFL:
+                        mr = zs[gs, F_ROW]
+                        zs[gs, F_ROW] = mr + 1
+                        mlat = rows[mr].lat
+                        if mlat >= 0:
+                            wf = rows[mr].wf
+                    t1 = l1_free[sm] if l1_free[sm] > t else float(t)
+                    l1_free[sm] = t1 + wf / l1_rate
+                    base = mlat if (mlat >= 0 and k != K_SHFL) else lat[pc]
+                    done_t = np.int64(np.ceil(t1)) + base
+                for j in range(MAX_DST):
+                    reg = dst[pc, j]
+                    if reg < 0:
+                        break
+                    reg_st[gs, reg] = (done_t << 2) | sb[pc]
+                if done_t > T_MAX:
+                    raise OverflowError("replay: a cycle past T_MAX = 2**29 - 1")
+                if is_mem and done_t > zs[gs, F_MEMDONE]:
+                    zs[gs, F_MEMDONE] = done_t
+                zs[gs, F_READY] = t + 1
+                zs[gs, F_RREASON] = R_WAIT
+                if k == K_BRANCH:
+                    zs[gs, F_READY] = t + lat_branch
+                    zs[gs, F_RREASON] = R_BRANCH
+                zs[gs, F_PTR] = e + 1
+                if e + 1 < zs[gs, F_END]:
+                    pc1 = e_pc[e + 1]
+                    z_opr[gs], zs[gs, F_RSN] = _operands_ready(gs, pc1, zs, src, dst, reg_st)
+                    zs[gs, F_PC] = pc1
+                sched_wake[sc] = t + 1
+                g = zs[gs, F_G]
+                cta_slot = g - sm * ctas_per_sm
+                c = cslot_cta[g]
+                if k == K_BAR:
+                    zs[gs, F_ATBAR] = True
+                    z_opr[gs] = INF
+                    bar_arrived[c] += 1
+                finished = e + 1 >= zs[gs, F_END]
+                if finished:
+                    z_opr[gs] = INF
+                    end = t + 1
+                    if zs[gs, F_MEMDONE] > end:
+                        stall[pc, R_DRAIN] += zs[gs, F_MEMDONE] - end
+                        end = zs[gs, F_MEMDONE]
+                    warp_end[w] = end
+                    if zs[gs, F_ATBAR]:
+                        zs[gs, F_ATBAR] = False
+                        bar_arrived[c] -= 1
+                    live[c] -= 1
+                    done_w[c] += 1
+                    if end > cta_end[c]:
+                        cta_end[c] = end
+                    if done_w[c] == cta_nwarps[c]:
+                        cslot_free_at[g] = cta_end[c]
+                        ctas_done += 1
+                        sm_ncta[sm] -= 1
+                        if disp_time > cta_end[c] and next_cta < C:
+                            disp_time = float(cta_end[c])
+                if bar_arrived[c] > 0 and bar_arrived[c] >= live[c]:
+                    rel = t + bar_lat
+                    for i in range(cta_nwarps[c]):
+                        s2 = cta_slot * wpc + i
+                        z2 = sm * n_sub * nq + zoff[s2]
+                        sc2 = z2 // nq
+                        if zs[z2, F_ATBAR]:
+                            zs[z2, F_ATBAR] = False
+                            if rel > zs[z2, F_READY]:
+                                zs[z2, F_READY] = rel
+                                zs[z2, F_RREASON] = R_BARRIER
+                            if zs[z2, F_PTR] < zs[z2, F_END]:
+                                pc2 = e_pc[zs[z2, F_PTR]]
+                                z_opr[z2], zs[z2, F_RSN] = _operands_ready(z2, pc2, zs, src, dst,
+                                                                       reg_st)
+                                zs[z2, F_PC] = pc2
+                            if sched_wake[sc2] > rel:
+                                sched_wake[sc2] = rel
+                    bar_arrived[c] = 0
         # ------------------------------------------------------------ advance the clock
         nt = INF
         n_keep = 0
@@ -523,6 +565,8 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
             break
         if nt <= t:
             nt = t + 1
+        if nt > T_MAX:
+            raise OverflowError("replay: a cycle past T_MAX = 2**29 - 1")
         t = nt
     end = np.int64(0)
     for c in range(C):

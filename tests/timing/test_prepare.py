@@ -1,7 +1,8 @@
 """build_streams (numba loops) against the NumPy formulation it replaced, on random traces:
 the pcs, warp offsets and CTA layout must be identical (values and dtypes), and so must every entry's
-latency and, where the latency is >= 0 (the entries whose memory work the replay reads), its
-wavefronts, L2 and DRAM sectors and lanes (build_streams keeps those in a table of memory rows)."""
+latency and, where the latency is >= 0, its wavefronts, L2 and DRAM sectors and lanes, at every entry
+whose memory row the replay reads (a ROW_KINDS kind: build_streams keeps one row per such entry, in
+entry order)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from simgpu.stats.trace import ExecutionTrace
 from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.isa import K_ALU, K_FREE, K_GLD, K_SLD, StaticTable
 from simgpu.timing.model import _issued_per_bin, _resident_per_bin, _sm_active
-from simgpu.timing.prepare import Streams, build_streams, dram_latency, l2_latency
+from simgpu.timing.prepare import MEM_ROW, ROW_KINDS, Streams, build_streams, dram_latency, l2_latency
 
 
 @dataclasses.dataclass
@@ -283,15 +284,20 @@ def _same(g: np.ndarray, w: np.ndarray, name: str):
     assert np.array_equal(g.view(np.uint8), w.view(np.uint8)) if w.size else True, name
 
 
-def assert_same_streams(got: Streams, want: RefStreams):
+def assert_same_streams(got: Streams, want: RefStreams, kind: np.ndarray):
     for name in ("e_pc", "warp_off", "cta_warp0", "cta_nwarps"):
         _same(getattr(got, name), getattr(want, name), name)
     assert got.n_ctas == want.n_ctas
-    assert got.e_mem.dtype == np.int32 and got.e_mem.shape == got.e_pc.shape
-    assert got.e_mem.max(initial=-1) < len(got.m_lat)
-    lat, wf, l2, dram, lanes = got.per_entry()
-    _same(lat, want.e_lat, "e_lat")
-    mem = want.e_lat >= 0
+    assert got.rows.dtype == MEM_ROW and got.rows.itemsize == 32
+    has = np.isin(kind[got.e_pc], ROW_KINDS)
+    assert len(got.rows) == has.sum()
+    # warp w's rows: one per row entry of its run, in order
+    cum = np.concatenate([[0], np.cumsum(has)])
+    _same(got.warp_row0, cum[got.warp_off], "warp_row0")
+    lat, wf, l2, dram, lanes = got.per_entry(kind)
+    _same(lat[has], want.e_lat[has], "e_lat")
+    assert (lat[~has] == -1).all()
+    mem = has & (want.e_lat >= 0)
     for name, g in (("e_wf", wf), ("e_l2", l2), ("e_dram", dram), ("e_lanes", lanes)):
         _same(g[mem], getattr(want, name)[mem], name)
 
@@ -300,12 +306,13 @@ def assert_same_streams(got: Streams, want: RefStreams):
 @given(hs.integers(0, 2**32 - 1))
 def test_build_streams_matches_the_numpy_reference(seed):
     args = random_launch(seed)
-    assert_same_streams(build_streams(*args), reference_build_streams(*args))
+    assert_same_streams(build_streams(*args), reference_build_streams(*args), args[1].kind)
 
 
 def test_build_streams_without_optional_inputs():
     tr, st, cfg, n_ctas, clk, *_ = random_launch(7)
-    assert_same_streams(build_streams(tr, st, cfg, n_ctas, clk), reference_build_streams(tr, st, cfg, n_ctas, clk))
+    assert_same_streams(build_streams(tr, st, cfg, n_ctas, clk), reference_build_streams(tr, st, cfg, n_ctas, clk),
+                        st.kind)
 
 
 def test_empty_trace():
@@ -313,7 +320,7 @@ def test_empty_trace():
     tr.add_wave(0, np.zeros(2, np.int64), np.zeros(2, np.int64))
     st = random_launch(1)[1]
     got = build_streams(tr, st, default_config(), 1, 1980.0)
-    assert_same_streams(got, reference_build_streams(tr, st, default_config(), 1, 1980.0))
+    assert_same_streams(got, reference_build_streams(tr, st, default_config(), 1, 1980.0), st.kind)
     assert got.warp_off.tolist() == [0, 0, 0]
 
 
