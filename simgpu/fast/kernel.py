@@ -93,12 +93,12 @@ _NAN32 = np.uint64(0x7FFFFFFF)  # canonical binary32 NaN (exec/alu.canonical_nan
 
 @njit(cache=True)
 def _popc(x):
+    """Set bits of a 32-bit mask (SWAR: a fixed dozen operations, not one per bit)."""
     x = np.uint32(x)
-    n = 0
-    while x:
-        x &= np.uint32(x - np.uint32(1))
-        n += 1
-    return n
+    x = x - ((x >> np.uint32(1)) & np.uint32(0x55555555))
+    x = (x & np.uint32(0x33333333)) + ((x >> np.uint32(2)) & np.uint32(0x33333333))
+    x = (x + (x >> np.uint32(4))) & np.uint32(0x0F0F0F0F)
+    return np.int64(np.uint32(x * np.uint32(0x01010101)) >> np.uint32(24))
 
 
 @njit(cache=True)
@@ -139,46 +139,6 @@ def _rdp(kind, val, neg, w, lane, regs):
         v = regs[np.int64(val), w, lane] != 0
         return (not v) if neg else v
     return val != 0
-
-
-@njit(cache=True)
-def _relation(code, lt, eq):
-    """eq ne lt le gt ge (codes 0..5, and 6..11 for their unordered forms) from a < b and a == b."""
-    base = code if code < 6 else code - 6
-    if base == 0:
-        return eq
-    if base == 1:
-        return not eq
-    if base == 2:
-        return lt
-    if base == 3:
-        return lt or eq
-    if base == 4:
-        return not (lt or eq)
-    return not lt
-
-
-@njit(cache=True)
-def _icmp(code, a, b, bits, signed):
-    if signed:
-        x = np.int64(sext(a, bits))
-        y = np.int64(sext(b, bits))
-        return _relation(code, x < y, x == y)
-    m = mask_bits(bits)
-    return _relation(code, (a & m) < (b & m), (a & m) == (b & m))
-
-
-@njit(cache=True)
-def _fcmp(code, x, y):
-    """Ordered forms are false and unordered forms true when an operand is NaN; num / nan test for it."""
-    nan = (x != x) or (y != y)
-    if code == 12:
-        return not nan
-    if code == 13:
-        return nan
-    if nan:
-        return code >= 6
-    return _relation(code, x < y, x == y)
 
 
 @njit(cache=True)
@@ -285,27 +245,38 @@ def _alu_rows(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, 
         a = regs[np.int64(v0), w] if k0 == S_REG else A
         b = regs[np.int64(v1), w] if k1 == S_REG else B
         c = regs[np.int64(v2), w] if three and k2 == S_REG else C
+        on = lanes_on[j]
+        dst = regs[r0, w]
+        # integer forms write straight through a select (each lane reads its sources first, so a
+        # destination that is also a source is fine)
         if op == N_IADD:
             for lane in range(32):
-                R[lane] = (a[lane] + b[lane]) & m
+                v = (a[lane] + b[lane]) & m
+                dst[lane] = v if on[lane] else dst[lane]
         elif op == N_ISUB:
             for lane in range(32):
-                R[lane] = (a[lane] - b[lane]) & m
+                v = (a[lane] - b[lane]) & m
+                dst[lane] = v if on[lane] else dst[lane]
         elif op == N_IMUL:
             for lane in range(32):
-                R[lane] = (a[lane] * b[lane]) & m
+                v = (a[lane] * b[lane]) & m
+                dst[lane] = v if on[lane] else dst[lane]
         elif op == N_IMAD:
             for lane in range(32):
-                R[lane] = (a[lane] * b[lane] + c[lane]) & m
+                v = (a[lane] * b[lane] + c[lane]) & m
+                dst[lane] = v if on[lane] else dst[lane]
         elif op == N_AND:
             for lane in range(32):
-                R[lane] = a[lane] & b[lane] & m
+                v = a[lane] & b[lane] & m
+                dst[lane] = v if on[lane] else dst[lane]
         elif op == N_OR:
             for lane in range(32):
-                R[lane] = (a[lane] | b[lane]) & m
+                v = (a[lane] | b[lane]) & m
+                dst[lane] = v if on[lane] else dst[lane]
         elif op == N_XOR:
             for lane in range(32):
-                R[lane] = (a[lane] ^ b[lane]) & m
+                v = (a[lane] ^ b[lane]) & m
+                dst[lane] = v if on[lane] else dst[lane]
         else:
             slow = False
             for lane in range(32):
@@ -334,10 +305,8 @@ def _alu_rows(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, 
                         rr = np.float32(x + y) if op == N_FADD else (np.float32(x - y) if op == N_FSUB
                                                                       else np.float32(x * y))
                         R[lane] = _bits32(rr) if rr == rr else _NAN32
-        dst = regs[r0, w]
-        for lane in range(32):
-            if lanes_on[j, lane]:
-                dst[lane] = R[lane]
+            for lane in range(32):
+                dst[lane] = R[lane] if on[lane] else dst[lane]
 
 
 @njit(cache=True)
@@ -431,15 +400,9 @@ def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_ct
         three = op == N_IMADW or op == N_SELP or (setp and bo != 0)
         # "!" applies to predicate registers only (an immediate predicate is used as it is)
         neg0, neg1, neg2 = n0 and k0 == S_REG, n1 and k1 == S_REG, n2 and k2 == S_REG
-        for j in range(k):
-            w = sel[j]
-            a = _row(k0, v0, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, A)
-            b = _row(k1, v1, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, B) if two else B
-            c = _row(k2, v2, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, C) if three else C
-            dst = regs[r0, w] if r0 >= 0 else A
-            dst2 = regs[r1, w] if r1 >= 0 else B
-            _alu_lanes(op, lanes_on[j], a, b, c, dst, dst2, r0 >= 0, r1 >= 0, neg0, neg1, neg2,
-                       bits, signed, m, bb, bs, cc, bo, mo)
+        _alu_lanes(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
+                   k0, v0, k1, v1, k2, v2, two, three, r0, r1, neg0, neg1, neg2, bits, signed, m, bb, bs, cc, bo, mo,
+                   A, B, C)
 
 
 @njit(cache=True, inline="always")
@@ -452,11 +415,87 @@ def _row(kind, val, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, c
     return scratch
 
 
+@njit(cache=True, inline="always")
+def _setp_lanes(is_float, on, a, b, c, dst, dst2, has0, has1, n2, bits, signed, cc, bo):
+    """setp for one warp without a branch per lane. The comparison code (eq ne lt le gt ge = 0..5,
+    their unordered forms 6..11, num 12, nan 13) becomes which of less / equal / greater make it
+    true and its value when an operand is NaN: ordered forms are false and unordered forms true."""
+    base = cc if cc < 6 else cc - 6
+    want_lt = base == 1 or base == 2 or base == 3
+    want_eq = base == 0 or base == 3 or base == 5
+    want_gt = base == 1 or base == 4 or base == 5
+    on_nan = cc >= 6
+    if cc == 12:  # num
+        want_lt = want_eq = want_gt = True
+        on_nan = False
+    elif cc == 13:  # nan
+        want_lt = want_eq = want_gt = False
+        on_nan = True
+    m = mask_bits(bits)
+    sh = np.uint64(64 - bits)
+    for lane in range(32):
+        if is_float:
+            x = _f32(a[lane])
+            y = _f32(b[lane])
+            nan = (x != x) | (y != y)
+            lt = x < y
+            eq = x == y
+        elif signed:  # sign-extend the low `bits` bits with two shifts (no call per lane)
+            xi = np.int64(a[lane] << sh) >> np.int64(sh)
+            yi = np.int64(b[lane] << sh) >> np.int64(sh)
+            nan = False
+            lt = xi < yi
+            eq = xi == yi
+        else:
+            xu = a[lane] & m
+            yu = b[lane] & m
+            nan = False
+            lt = xu < yu
+            eq = xu == yu
+        gt = (not lt) & (not eq) & (not nan)
+        t = on_nan if nan else ((lt & want_lt) | (eq & want_eq) | (gt & want_gt))
+        if bo == 0:
+            t1 = t
+            t2 = not t
+        else:
+            cp = (c[lane] != 0) != n2
+            if bo == 1:
+                t1 = t & cp
+                t2 = (not t) & cp
+            elif bo == 2:
+                t1 = t | cp
+                t2 = (not t) | cp
+            else:
+                t1 = t != cp
+                t2 = (not t) != cp
+        if on[lane]:
+            if has0:
+                dst[lane] = np.uint64(1) if t1 else np.uint64(0)
+            if has1:
+                dst2[lane] = np.uint64(1) if t2 else np.uint64(0)
+
+
 @njit(cache=True)
-def _alu_lanes(op, on, a, b, c, dst, dst2, has0, has1, n0, n1, n2, bits, signed, m, bb, bs, cc, bo, mo):
-    """The active lanes of one warp for the per-lane native forms: sources a, b, c (rows of 32),
-    results into dst (and dst2, the second predicate of setp). Each lane reads its sources before
-    writing, so a destination row may also be a source."""
+def _alu_lanes(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
+               k0, v0, k1, v1, k2, v2, two, three, r0, r1, n0, n1, n2, bits, signed, m, bb, bs, cc, bo, mo, A, B, C):
+    """The per-lane native forms, warp by warp: sources a, b, c (rows of 32, in place or in the
+    scratch rows A, B, C), results into dst (and dst2, the second predicate of setp). Each lane
+    reads its sources before writing, so a destination row may also be a source."""
+    has0 = r0 >= 0
+    has1 = r1 >= 0
+    for j in range(k):
+        w = sel[j]
+        a = _row(k0, v0, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, A)
+        b = _row(k1, v1, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, B) if two else B
+        c = _row(k2, v2, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, C) if three else C
+        dst = regs[r0, w] if has0 else A
+        dst2 = regs[r1, w] if has1 else B
+        _warp_lanes(op, lanes_on[j], a, b, c, dst, dst2, has0, has1, n0, n1, n2, bits, signed, m, bb, bs, cc, bo, mo)
+
+
+@njit(cache=True, inline="always")
+def _warp_lanes(op, on, a, b, c, dst, dst2, has0, has1, n0, n1, n2, bits, signed, m, bb, bs, cc, bo, mo):
+    """One warp of _alu_lanes."""
     if op == N_SHL or op == N_SHR or op == N_IMIN or op == N_IMAX:
         for lane in range(32):
             if on[lane]:
@@ -476,31 +515,7 @@ def _alu_lanes(op, on, a, b, c, dst, dst2, has0, has1, n0, n1, n2, bits, signed,
                     r = r + c[lane]
                 dst[lane] = r & mw
     elif op == N_SETPI or op == N_SETPF:
-        for lane in range(32):
-            if not on[lane]:
-                continue
-            if op == N_SETPI:
-                t = _icmp(cc, a[lane], b[lane], bits, signed)
-            else:
-                t = _fcmp(cc, _f32(a[lane]), _f32(b[lane]))
-            if bo == 0:
-                t1 = t
-                t2 = not t
-            else:
-                cp = (c[lane] != 0) != n2
-                if bo == 1:
-                    t1 = t and cp
-                    t2 = (not t) and cp
-                elif bo == 2:
-                    t1 = t or cp
-                    t2 = (not t) or cp
-                else:
-                    t1 = t != cp
-                    t2 = (not t) != cp
-            if has0:
-                dst[lane] = np.uint64(1) if t1 else np.uint64(0)
-            if has1:
-                dst2[lane] = np.uint64(1) if t2 else np.uint64(0)
+        _setp_lanes(op == N_SETPF, on, a, b, c, dst, dst2, has0, has1, n2, bits, signed, cc, bo)
     elif op == N_SELP:
         for lane in range(32):
             if on[lane]:
@@ -922,18 +937,22 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
         g = guard_reg[p]
         n_threads = 0
         n_on = 0
-        for j in range(k):
+        gneg = guard_neg[p]
+        for j in range(k):  # the lanes of each warp that run: its mask, and the guard predicate
             w = sel[j]
-            cur = mask[w]
-            n_threads += _popc(cur)
-            for lane in range(32):
-                on = (cur >> np.uint32(lane)) & np.uint32(1) != 0
-                if on and g >= 0:
-                    gv = regs[g, w, lane] != 0
-                    on = (not gv) if guard_neg[p] else gv
-                lanes_on[j, lane] = on
-                if on:
-                    n_on += 1
+            cur = np.uint32(mask[w])
+            cnt_w = _popc(cur)
+            n_threads += cnt_w
+            if g < 0:
+                for lane in range(32):
+                    lanes_on[j, lane] = ((cur >> np.uint32(lane)) & np.uint32(1)) != np.uint32(0)
+                n_on += cnt_w
+            else:
+                grow = regs[g, w]
+                for lane in range(32):
+                    on = (((cur >> np.uint32(lane)) & np.uint32(1)) != np.uint32(0)) & ((grow[lane] != 0) != gneg)
+                    lanes_on[j, lane] = on
+                    n_on += np.int64(on)
         is_mem = op == N_LD or op == N_ST
         if is_mem and not _mem_ok(p, k, sel, lanes_on, regs, d, mem, cta_of_warp, acc_addr):
             return R_FALLBACK  # the reference step raises the fault with its message
