@@ -2,6 +2,7 @@
 
     python benchmarks/bench_engine.py                      # one warp, then every built-in program
     python benchmarks/bench_engine.py --large --only gemm_tiled
+    python benchmarks/bench_engine.py --fast-only --only gemm_tiled --size M=512 N=512 K=512
     python benchmarks/bench_engine.py --calibration ../shared/calibration
 
 For each program (and each calibration kernel, at the size the H200 measured) the same launches run
@@ -9,7 +10,8 @@ on the reference engine and on the fast engine, one right after the other. Colum
 instructions; `ref s` / `fast s`: host seconds of the functional engine (memory model included);
 `ref wall` / `fast wall`: the whole run (plus the timing replay); warp instructions per second of
 the fast engine, functional and whole; the speed-ups; the fast run's peak traced allocation (a
-separate run, because tracemalloc slows allocation down). A first section measures numba's
+separate run, because tracemalloc slows allocation down; skipped with --fast-only, where the
+reference engine does not run either and its columns stay empty). A first section measures numba's
 compile time: the first fast launch in a new process with an empty cache, then with the cache
 written by that process. Compare ratios within one table, not numbers across machines.
 """
@@ -69,22 +71,30 @@ def _timed(engine: str, fn):
         return out, time.perf_counter() - t0
 
 
-def bench_programs(large: bool, only: list[str] | None) -> list[tuple]:
+def bench_programs(large: bool, only: list[str] | None, size_override: dict[str, int] | None = None,
+                   fast_only: bool = False) -> list[tuple]:
     from simgpu.programs import PROGRAMS
 
     rows = []
+    nan = float("nan")
     for name, prog in PROGRAMS.items():
         if only and name not in only:
             continue
-        size = dict(prog.large_size) if large else None
-        ref, ref_wall = _timed("reference", lambda prog=prog, size=size: prog.run(size=size))
+        size = dict(prog.large_size) if large else {}
+        size.update({k: v for k, v in (size_override or {}).items() if k in prog.default_size})
+        label = name + ("" if not size_override else " " + " ".join(f"{k}={v}" for k, v in size.items()))
+        _timed("fast", lambda prog=prog: prog.run(size=prog.test_sizes[0]))  # compiled code loaded, not timed
+        ref = ref_wall = None
+        if not fast_only:
+            ref, ref_wall = _timed("reference", lambda prog=prog, size=size: prog.run(size=size))
         fast, fast_wall = _timed("fast", lambda prog=prog, size=size: prog.run(size=size))
-        ok = ref.ok and fast.ok
+        ok = fast.ok and (ref is None or ref.ok)
         winst = sum(r.warp_instructions for _, r in fast.launches)
-        ref_s = sum(r.host_seconds for _, r in ref.launches)
+        ref_s = sum(r.host_seconds for _, r in ref.launches) if ref else nan
         fast_s = sum(r.host_seconds for _, r in fast.launches)
-        peak = _peak_mib(lambda prog=prog, size=size: _timed("fast", lambda: prog.run(size=size)))
-        rows.append((name + ("" if ok else " (WRONG OUTPUT)"), winst, ref_s, fast_s, ref_wall, fast_wall, peak))
+        peak = nan if fast_only else _peak_mib(lambda prog=prog, size=size: _timed("fast", lambda: prog.run(size=size)))
+        rows.append((label + ("" if ok else " (WRONG OUTPUT)"), winst, ref_s, fast_s,
+                     nan if ref_wall is None else ref_wall, fast_wall, peak))
     return rows
 
 
@@ -153,9 +163,9 @@ def print_table(rows, compile_s: tuple[float, float] | None) -> None:
     for name, winst, ref_s, fast_s, ref_wall, fast_wall, peak in rows:
         rate = winst / fast_s if fast_s else float("nan")
         wrate = winst / fast_wall if fast_wall == fast_wall and fast_wall else float("nan")
-        print(f"{name:<28} {winst:>11,} {ref_s:>7.2f} {fast_s:>7.2f} {_f(ref_wall, '8.2f'):>8} "
+        print(f"{name:<28} {winst:>11,} {_f(ref_s, '7.2f'):>7} {fast_s:>7.2f} {_f(ref_wall, '8.2f'):>8} "
               f"{_f(fast_wall, '9.2f'):>9} {_f(rate, '12,.0f'):>12} {_f(wrate, '12,.0f'):>12} "
-              f"{_f(ref_s / fast_s if fast_s else float('nan'), '7.1f')+'x':>8} "
+              f"{_f(ref_s / fast_s if fast_s else float('nan'), '7.1f') + ('x' if ref_s == ref_s else ''):>8} "
               f"{_f(ref_wall / fast_wall if fast_wall == fast_wall else float('nan'), '5.1f'):>6} "
               f"{_f(peak, '8.1f'):>8}")
 
@@ -166,10 +176,19 @@ def main() -> None:
     ap.add_argument("--only", nargs="*", help="program names to run")
     ap.add_argument("--calibration", metavar="DIR", help="also run the calibration suite in DIR")
     ap.add_argument("--no-compile-time", action="store_true", help="skip the compile-time measurement")
+    ap.add_argument("--size", nargs="*", metavar="K=V", default=[],
+                    help="size parameters for the programs run (those a program does not have are ignored)")
+    ap.add_argument("--fast-only", action="store_true",
+                    help="run only the fast engine (sizes too large for the reference engine); no one-warp row")
     args = ap.parse_args()
+    try:
+        size = {k: int(v) for k, v in (kv.split("=", 1) for kv in args.size)}
+    except ValueError:
+        ap.error(f"--size takes K=V pairs with integer values, got {args.size}")
     compile_s = None if args.no_compile_time else compile_times()
     _timed("fast", lambda: None)
-    rows = bench_one_warp() + bench_programs(args.large, args.only)
+    rows = [] if args.fast_only else bench_one_warp()
+    rows += bench_programs(args.large, args.only, size or None, args.fast_only)
     if args.calibration:
         rows += bench_calibration(args.calibration)
     print_table(rows, compile_s)
