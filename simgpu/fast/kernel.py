@@ -655,6 +655,17 @@ def _load_shared_words(k, sel, lanes_on, acc_addr, regs, smem, cta_stride, cta_o
     checked alignment; a CTA's window starts on 16 bytes): one load per element, not 4 or 8."""
     words4 = smem.view(np.uint32)
     words8 = smem[:smem.shape[0] - smem.shape[0] % 8].view(np.uint64)
+    if size == 4 and nvec == 1 and not signed and vr[0] >= 0:  # ld.shared.{u32,b32,f32}: one word per lane
+        for j in range(k):
+            w = sel[j]
+            base4 = (np.int64(cta_of_warp[w]) * cta_stride) >> 2
+            on = lanes_on[j]
+            adr = acc_addr[j]
+            dst = regs[vr[0], w]
+            for lane in range(32):
+                if on[lane]:
+                    dst[lane] = np.uint64(words4[base4 + np.int64(adr[lane] >> np.uint64(2))])
+        return
     for j in range(k):
         w = sel[j]
         base = np.int64(cta_of_warp[w]) * cta_stride
