@@ -12,11 +12,13 @@ close in time; so within one memory event, an all-L1-hit warp on an SM where ano
 the event missed waits as long as the slowest miss of that SM, and an all-L2-hit warp in an
 event where some warp went to DRAM waits for DRAM (gemm's shared B rows, read by many CTAs).
 
-The work is done by numba loops over flat arrays, a few passes in all (gather the memory events'
-work per trace entry into a table of memory rows, in event order; scale the DRAM sectors; group
-the trace's entries by warp, carrying each entry's pc and row; put the shadows back; then reorder
-the scheduled blocks and fold free ops away in one pass, in place; last, copy the rows into entry
-order). Per entry only a pc (int32) is kept; every entry of a kind that reads a memory row
+The work is done by numba loops over flat arrays, a few passes in all (group the trace's entries
+by warp, carrying each entry's pc and flat index; put the shadows back; reorder the scheduled
+blocks and fold free ops away in one pass, in place; lay out one blank memory row per entry that
+reads one, noting each flat entry's row; then add the memory events' work straight into those
+rows, in event order, and scale the DRAM sectors). Building the rows in place, rather than in a
+table in event order copied into entry order afterwards, saves a pass and a second copy of the
+rows. Per entry only a pc (int32) is kept; every entry of a kind that reads a memory row
 (ROW_KINDS) owns the next 32-byte row (MEM_ROW) of its warp's run, so the replay walks each warp's
 rows in order through a cursor (no per-entry row index, and a row's fields share one cache line),
 and preparing costs a fraction of the replay at any size. The loops do the same floating-point
@@ -124,35 +126,30 @@ def _lower_bound(w, s, bucket_off, step_s):
 
 @njit(cache=True)
 def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off, step_pc, fwarps, active, dup,
-                use_fb, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp,
+                use_fb, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp, dest, rows, miss_pc, g_row, g_pc,
                 l2_tab, dram_tab, lat_shared, hit_l1, hit_local, lat_dram, spw, atom_k, merge_l1, merge_l2):
-    """Every memory event's work (see build_streams), gathered per trace entry (flat, in step order)
-    that some event names: flat_row[q] is its row (-1: none) in the memory table, rows in the order
-    of their first event; an entry's latency is the largest of its events', its wavefronts and
-    sectors add up (the same floating-point operations, in the same order, as on the per-entry
-    arrays). wfr holds the wavefronts of the shared events, sec/h1/h2 the sectors / L1 hits / L2 hits
-    of the others, each in event order.
+    """Every memory event's work (see build_streams), added straight into the memory row of each trace
+    entry (flat, in step order) that it names: dest[q] is that entry's row in rows (-1: none, the
+    entry was dropped or reads no row); an entry's latency is the largest of its events', its
+    wavefronts and sectors add up (the same floating-point operations, in the same order, as on
+    the per-entry arrays). wfr holds the wavefronts of the shared events, sec/h1/h2 the sectors / L1
+    hits / L2 hits of the others, each in event order. Also adds each event's DRAM sectors to
+    miss_pc (per pc, integers: exact in any order) and lists the rows and pcs the non-shared events
+    touched (g_row, g_pc), for the scaling of their DRAM sectors.
 
     An event's warps are found by walking its step's warps (events list them in the step's order);
     where that fails (or a step lists a warp twice: dup), the entry is the first of the warp at or
     after the step (a binary search in the warp-sorted order: fb_*, which only use_fb provides).
-    Status: 0 done, 1 the fallback is needed (use_fb False), 2 an event names a (warp, step) after
-    the last entry."""
+    Returns (status, rows listed in g_row): status 0 done, 1 the fallback is needed (use_fb False;
+    rows is then partly written), 2 an event names a (warp, step) after the last entry."""
     N = fwarps.shape[0]
     E = ev_step.shape[0]
-    flat_row = np.full(N, -1, np.int32)
-    R = ev_off[E]
-    r_lat = np.empty(R, np.int64)
-    r_wf = np.empty(R, np.float64)
-    r_l2 = np.empty(R, np.float64)
-    r_dram = np.empty(R, np.float64)
-    r_lanes = np.empty(R, np.float64)
-    r_pc = np.empty(R, np.int64)
-    n_rows = 0
     maxk = 0
     for e in range(E):
         maxk = max(maxk, ev_off[e + 1] - ev_off[e])
     idx = np.empty(maxk, np.int64)
+    lns = np.empty(maxk, np.float64)
+    pcs = np.empty(maxk, np.int64)
     el = np.empty(maxk, np.float64)
     mi = np.empty(maxk, np.int64)
     dm = np.empty(maxk, np.int64)
@@ -162,6 +159,7 @@ def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off
     grp = np.zeros(n_sm, np.float64)
     ps = 0
     pg = 0
+    n_g = 0
     for e in range(E):
         a = ev_off[e]
         k = ev_off[e + 1] - a
@@ -184,35 +182,31 @@ def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off
                     walk = False
             if found < 0:
                 if not use_fb:
-                    return 1, flat_row, r_lat, r_wf, r_l2, r_dram, r_lanes, r_pc, n_rows
+                    return 1, n_g
                 j = _lower_bound(w, s, fb_bucket_off, fb_step_s)
                 if j >= N:
-                    return 2, flat_row, r_lat, r_wf, r_l2, r_dram, r_lanes, r_pc, n_rows
+                    return 2, n_g
                 found = fb_inv[j]
                 pc_q = step_pc[fb_step_s[j]]
-            r = flat_row[found]
-            if r < 0:
-                r = n_rows
-                n_rows += 1
-                flat_row[found] = r
-                r_lat[r] = -1
-                r_wf[r] = 0.0
-                r_l2[r] = 0.0
-                r_dram[r] = 0.0
-                r_lanes[r] = float(_popcount32(active[found]))
-                r_pc[r] = pc_q
-            idx[i] = r
+            d = dest[found]
+            idx[i] = d
+            pcs[i] = pc_q
+            lns[i] = float(_popcount32(active[found]))
+            if d >= 0:
+                rows[d].lanes = np.int32(lns[i])
         if ev_space[e] == SP_SHARED:
             for i in range(k):
                 j = idx[i]
                 w_ = wfr[ps + i]
+                if j < 0:
+                    continue
                 x = w_ - 1.0
                 if x < 0.0:
                     x = 0.0
                 v = np.int64(lat_shared + x)
-                if v > r_lat[j]:
-                    r_lat[j] = v
-                r_wf[j] += w_
+                if v > rows[j].lat:
+                    rows[j].lat = v
+                rows[j].wf += w_
             ps += k
             continue
         sp = ev_space[e]
@@ -236,7 +230,7 @@ def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off
             if op == OP_ST:
                 el[i] = l2lat if sp == SP_GLOBAL else hit
             elif op == OP_ATOM:
-                x = r_lanes[idx[i]] / float(max(sc, 1)) - 1.0
+                x = lns[i] / float(max(sc, 1)) - 1.0
                 if x < 0.0:
                     x = 0.0
                 el[i] = (lat_dram if d > 0 else l2lat) + x * atom_k
@@ -268,21 +262,38 @@ def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off
         for i in range(k):
             j = idx[i]
             sc = sec[pg + i]
+            if op != OP_ST:
+                miss_pc[pcs[i]] += float(dm[i])
+            if j < 0:
+                continue
+            g_row[n_g] = j
+            g_pc[n_g] = pcs[i]
+            n_g += 1
             v = np.int64(np.rint(el[i]))
-            if v > r_lat[j]:
-                r_lat[j] = v
+            if v > rows[j].lat:
+                rows[j].lat = v
             w_ = np.ceil(float(sc) / spw)
             if w_ < 1.0:
                 w_ = 1.0
-            r_wf[j] += w_
+            rows[j].wf += w_
             if op == OP_ST:
-                r_l2[j] += float(sc) if sp == SP_GLOBAL else float(mi[i])
-                r_dram[j] += 0.0
+                rows[j].l2 += float(sc) if sp == SP_GLOBAL else float(mi[i])
+                rows[j].dram += 0.0
             else:
-                r_l2[j] += float(sc) if op == OP_ATOM else float(mi[i])
-                r_dram[j] += float(dm[i])
+                rows[j].l2 += float(sc) if op == OP_ATOM else float(mi[i])
+                rows[j].dram += float(dm[i])
         pg += k
-    return 0, flat_row, r_lat, r_wf, r_l2, r_dram, r_lanes, r_pc, n_rows
+    return 0, n_g
+
+
+@njit(cache=True)
+def _blank_rows(rows):
+    for n in range(rows.shape[0]):
+        rows[n].lat = -1
+        rows[n].lanes = 0
+        rows[n].wf = 0.0
+        rows[n].l2 = 0.0
+        rows[n].dram = 0.0
 
 
 @njit(cache=True)
@@ -298,9 +309,9 @@ def _ascending(counts, warps):
 
 
 @njit(cache=True)
-def _sort_by_warp(step_pc, counts, warps, flat_row, n_buckets, ascending):
+def _sort_by_warp(step_pc, counts, warps, n_buckets, ascending):
     """The trace's entries (flat, in step order) grouped by warp, each warp's entries in step order
-    (a stable counting sort on the warp id): per sorted entry its pc and memory row (int32), and the
+    (a stable counting sort on the warp id): per sorted entry its pc and flat index (int32), and the
     offset of each warp's run (bucket_off). When every step lists its warps in ascending order, the
     entries are moved tile by tile (TILE_STEPS steps x TILE_WARPS warps), so that the writes stay in
     cache."""
@@ -336,7 +347,7 @@ def _sort_by_warp(step_pc, counts, warps, flat_row, n_buckets, ascending):
                         d = fill[warps[q]]
                         fill[warps[q]] = d + 1
                         pc_s[d] = p
-                        mem_s[d] = flat_row[q]
+                        mem_s[d] = q
                         q += 1
                     ptr[s] = q
                     if q < e and warps[q] < nxt:
@@ -349,23 +360,23 @@ def _sort_by_warp(step_pc, counts, warps, flat_row, n_buckets, ascending):
             d = fill[warps[q]]
             fill[warps[q]] = d + 1
             pc_s[d] = p
-            mem_s[d] = flat_row[q]
+            mem_s[d] = q
     return pc_s, mem_s, bucket_off
 
 
 @njit(cache=True)
-def _miss_per_pc(r_pc, r_dram, n_rows, n_pc):
-    """Sectors from DRAM per pc (integers in float64: exact in any order)."""
-    out = np.zeros(n_pc, np.float64)
-    for r in range(n_rows):
-        out[r_pc[r]] += r_dram[r]
-    return out
-
-
-@njit(cache=True)
-def _scale_rows(r_dram, r_pc, n_rows, factor):
-    for r in range(n_rows):
-        r_dram[r] = r_dram[r] * factor[r_pc[r]]
+def _scale_rows(rows, g_row, g_pc, n_g, factor):
+    """Each listed row's DRAM sectors times factor[its pc], once (a row may be listed more than once:
+    the scaled ones are marked by a negative lanes count meanwhile)."""
+    for i in range(n_g):
+        d = g_row[i]
+        if rows[d].lanes >= 0:
+            rows[d].dram = rows[d].dram * factor[g_pc[i]]
+            rows[d].lanes = -1 - rows[d].lanes
+    for i in range(n_g):
+        d = g_row[i]
+        if rows[d].lanes < 0:
+            rows[d].lanes = -1 - rows[d].lanes
 
 
 @njit(cache=True)
@@ -494,13 +505,11 @@ def _emit(kind, k_free, n_warps, block_of_pc, blk_start, blk_off, blk_src, bucke
 
 
 @njit(cache=True)
-def _pack_rows(kind, is_row, pcs, mem, m, warp_off, m_lat, m_wf, m_l2, m_dram, m_lanes, out, row0):
-    """Fill out (MEM_ROW) with one row per entry of pcs[:m] whose kind is_row, in entry order: the
-    entry's row of the memory table (mem: its index, -1 none: latency -1), and row0[w] = the rows
-    of the entries before warp_off[w]. Two passes, so that the table (in event order) is read in
-    order and each row is one random write of one line. Returns False if some lanes count is not an
-    integer 0..32."""
-    dest = np.full(m_lat.shape[0], -1, np.int64)
+def _lay_rows(row_pc, pcs, fidx, m, warp_off, rows, dest, row0):
+    """Each entry of pcs[:m] at a pc that reads a row (row_pc) gets the next row of rows, blank (the
+    memory events fill it in later), and dest[its flat index (fidx; -1: none)] = that row; row0[w]:
+    the rows of the entries before warp_off[w]. (A pass of its own: folded into _emit it made that
+    loop several times slower.)"""
     n = 0
     w = 0
     W = warp_off.shape[0] - 1
@@ -508,40 +517,26 @@ def _pack_rows(kind, is_row, pcs, mem, m, warp_off, m_lat, m_wf, m_l2, m_dram, m
         while w <= W and warp_off[w] <= e:
             row0[w] = n
             w += 1
-        if is_row[kind[pcs[e]]]:
-            r = mem[e]
-            if r >= 0:
-                dest[r] = n
-            else:
-                out[n].lat = -1
-                out[n].lanes = 0
-                out[n].wf = 0.0
-                out[n].l2 = 0.0
-                out[n].dram = 0.0
+        if row_pc[pcs[e]]:
+            fi = fidx[e]
+            if fi >= 0:
+                dest[fi] = n
+            rows[n].lat = -1
+            rows[n].lanes = 0
+            rows[n].wf = 0.0
+            rows[n].l2 = 0.0
+            rows[n].dram = 0.0
             n += 1
     while w <= W:
         row0[w] = n
         w += 1
-    for r in range(m_lat.shape[0]):
-        d = dest[r]
-        if d < 0:
-            continue
-        ln = m_lanes[r]
-        if not (ln >= 0.0 and ln <= 32.0 and ln == np.floor(ln)):
-            return False
-        out[d].lat = m_lat[r]
-        out[d].lanes = np.int32(ln)
-        out[d].wf = m_wf[r]
-        out[d].l2 = m_l2[r]
-        out[d].dram = m_dram[r]
-    return True
 
 
 @njit(cache=True)
-def _count_rows(kind, is_row, pcs, m):
+def _count_rows(row_pc, pcs):
     n = 0
-    for e in range(m):
-        if is_row[kind[pcs[e]]]:
+    for e in range(pcs.shape[0]):
+        if row_pc[pcs[e]]:
             n += 1
     return n
 
@@ -589,9 +584,11 @@ def _flat(parts: list, dtype) -> np.ndarray:
 
 
 def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, step_pc: np.ndarray,
-                 counts: np.ndarray, fwarps: np.ndarray, active: np.ndarray, ascending: bool, n_buckets: int):
-    """What the memory system answered, per trace entry that an event names (the per-event model,
-    applied in event order): (flat_row, memory table (lat, wf, l2, dram, lanes, pc), rows).
+                 counts: np.ndarray, fwarps: np.ndarray, active: np.ndarray, ascending: bool, n_buckets: int,
+                 dest: np.ndarray, rows: np.ndarray, n_pc: int):
+    """What the memory system answered (the per-event model, applied in event order), added into
+    the row (rows[dest[q]]) of each trace entry q that an event names; returns (DRAM sectors per pc,
+    the rows and pcs of the non-shared events (for _scale_rows), how many).
 
     Shared: latency lat_shared + (wavefronts - 1), the wavefronts on L1TEX.
     Global/local, per warp: miss = sectors - L1 hits, dmiss = miss - L2 hits; wavefronts
@@ -605,11 +602,10 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
       where another warp of the event missed waits as long as that SM's slowest miss; with
       merge_inflight_l2, an all-L2-hit warp in an event where some warp went to DRAM waits lat_dram.
     An entry's latency is the largest of its events', its wavefronts and sectors add up."""
-    N = len(fwarps)
+    miss_pc = np.zeros(n_pc, np.float64)
     evs = [ev for ev in trace.memory if len(ev.warps)]
     if not evs:
-        z = np.zeros(0, np.float64)
-        return np.full(N, -1, np.int32), (np.zeros(0, np.int64), z, z, z, z, np.zeros(0, np.int64)), 0
+        return miss_pc, np.zeros(0, np.int64), np.zeros(0, np.int64), 0
     S = trace.n_steps
     shared = [ev.space == "shared" for ev in evs]
     ev_step = np.array([ev.step for ev in evs], np.int64)
@@ -639,27 +635,30 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     consts = (l2_tab, dram_tab, float(cfg.lat_shared), float(cfg.lat_l1_hit), float(cfg.lat_local_l1_hit),
               float(cfg.lat_dram), spw, atom_k, bool(cfg.merge_inflight_l1), bool(cfg.merge_inflight_l2))
     sm_of_warp = trace.sm_of_warp()
+    g_row = np.empty(len(sec), np.int64)
+    g_pc = np.empty(len(sec), np.int64)
     z64 = np.zeros(0, np.int64)
     zi32 = np.zeros(0, np.int32)
     status = 1
     if ascending:  # no step lists a warp twice: walk the steps
-        status, flat_row, *table, n_rows = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
-                                                       step_off, step_pc, fwarps, active, False, False, z64, zi32,
-                                                       zi32, sm_of_warp, *consts)
+        status, n_g = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off, step_pc, fwarps,
+                                  active, False, False, z64, zi32, zi32, sm_of_warp, dest, rows, miss_pc, g_row, g_pc,
+                                  *consts)
     if status == 1:
-        # some event's warps are not in its step's order, or a step lists a warp twice: the warp-sorted
-        # order (the stable counting sort) for the binary searches
-        # (the same counting sort as the streams', carrying each entry's flat index)
-        _, fb_inv, fb_bucket_off = _sort_by_warp(step_pc, counts, fwarps, np.arange(N, dtype=np.int32), n_buckets,
-                                                 ascending)
+        # some event's warps are not in its step's order, or a step lists a warp twice: start again,
+        # with the warp-sorted order (the streams' stable counting sort) for the binary searches
+        if ascending:
+            _blank_rows(rows)
+            miss_pc[:] = 0.0
+        _, fb_inv, fb_bucket_off = _sort_by_warp(step_pc, counts, fwarps, n_buckets, ascending)
         fb_step_s = np.repeat(np.arange(len(counts), dtype=np.int32), counts)[fb_inv]
         dup = bool(_lists_a_warp_twice(counts, fwarps, n_buckets))
-        status, flat_row, *table, n_rows = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2,
-                                                       step_off, step_pc, fwarps, active, dup, True, fb_bucket_off,
-                                                       fb_step_s, fb_inv, sm_of_warp, *consts)
+        status, n_g = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off, step_pc, fwarps,
+                                  active, dup, True, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp, dest, rows,
+                                  miss_pc, g_row, g_pc, *consts)
     if status != 0:
         raise IndexError("trace: a memory event names a (warp, step) after the last entry")
-    return flat_row, tuple(table), int(n_rows)
+    return miss_pc, g_row, g_pc, int(n_g)
 
 
 def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,
@@ -691,22 +690,10 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     if len(step_pc) and (step_pc.min() < 0 or step_pc.max() >= n_pc):
         raise ValueError("trace: a step's pc is outside the kernel")
     ascending = bool(_ascending(counts, fwarps))
-    # the memory table: a row per trace entry that some memory event names
-    flat_row, (m_lat, m_wf, m_l2, m_dram, m_lanes, m_pc), n_rows = _memory_work(
-        trace, cfg, clock_mhz, step_pc, counts, fwarps, active, ascending, n_buckets)
-    # DRAM sectors per missed sector, per pc
-    factor = np.full(n_pc, float(cfg.dram_sectors_per_miss), np.float64)
-    if dram_bytes_per_pc:
-        miss_pc = _miss_per_pc(m_pc, m_dram, n_rows, n_pc)
-        for pc, by in dram_bytes_per_pc.items():
-            if 0 <= pc < n_pc and miss_pc[pc] > 0:
-                factor[pc] = float(by) / cfg.sector_bytes / miss_pc[pc]
-    _scale_rows(m_dram, m_pc, n_rows, factor)
-    # each warp's own stream, in issue (step) order
-    pcs, mem, bucket_off = _sort_by_warp(step_pc, counts, fwarps, flat_row, n_buckets, ascending)
-    del flat_row
+    # each warp's own stream, in issue (step) order, with each entry's flat index
+    pcs, fidx, bucket_off = _sort_by_warp(step_pc, counts, fwarps, n_buckets, ascending)
     if shadows and len(pcs):
-        bucket_off, pcs, mem = _fill_shadows(shadows, n_pc, bucket_off, pcs, mem)
+        bucket_off, pcs, fidx = _fill_shadows(shadows, n_pc, bucket_off, pcs, fidx)
     # ptxas-like order inside each basic block (full block instances only), then fold free ops away
     block_of_pc = np.full(n_pc, -1, np.int64)
     starts = np.array([a for a, _ in schedules or ()], np.int64)
@@ -724,8 +711,29 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
                     one = np.full(n_pc, -1, np.int64)
                     one[starts[b]] = 0
                     _reorder_blocks(one, starts[b:b + 1], blk_off[b:b + 2] - blk_off[b],
-                                    blk_src[blk_off[b]:blk_off[b + 1]], bucket_off, pcs, mem)
-    m, warp_off = _emit(st.kind, K_FREE, W, block_of_pc, starts, blk_off, blk_src, bucket_off, pcs, mem)
+                                    blk_src[blk_off[b]:blk_off[b + 1]], bucket_off, pcs, fidx)
+    # the rows, one per entry of a ROW_KINDS kind, in entry order (the replay's cursor walks them),
+    # laid out (blank) as the entries go out; dest: each flat entry's row (-1: none)
+    is_row = np.zeros(max(int(st.kind.max(initial=0)) + 1, max(ROW_KINDS) + 1), np.bool_)
+    is_row[list(ROW_KINDS)] = True
+    row_pc = is_row[st.kind]
+    rows = np.empty(_count_rows(row_pc, pcs), MEM_ROW)
+    dest = np.full(len(fwarps), -1, np.int32)
+    warp_row0 = np.zeros(W + 1, np.int64)
+    m, warp_off = _emit(st.kind, K_FREE, W, block_of_pc, starts, blk_off, blk_src, bucket_off, pcs, fidx)
+    _lay_rows(row_pc, pcs, fidx, m, warp_off, rows, dest, warp_row0)
+    del fidx
+    # the memory work, straight into the rows
+    miss_pc, g_row, g_pc, n_g = _memory_work(trace, cfg, clock_mhz, step_pc, counts, fwarps, active, ascending,
+                                             n_buckets, dest, rows, n_pc)
+    del dest
+    # DRAM sectors per missed sector, per pc
+    factor = np.full(n_pc, float(cfg.dram_sectors_per_miss), np.float64)
+    if dram_bytes_per_pc:
+        for pc, by in dram_bytes_per_pc.items():
+            if 0 <= pc < n_pc and miss_pc[pc] > 0:
+                factor[pc] = float(by) / cfg.sector_bytes / miss_pc[pc]
+    _scale_rows(rows, g_row, g_pc, n_g, factor)
     cta = trace.cta_of_warp()
     if W and (cta.min() < 0 or cta.max() >= n_ctas):
         raise IndexError("trace: a warp's CTA id is outside the grid")
@@ -733,14 +741,6 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     if not contiguous:
         # warps of a CTA must be contiguous ids (the engine lays a wave out CTA by CTA)
         raise ValueError("trace: warps of a CTA are not contiguous")
-    # the rows in entry order, one per entry of a ROW_KINDS kind (the replay's cursor walks them)
-    is_row = np.zeros(max(int(st.kind.max(initial=0)) + 1, max(ROW_KINDS) + 1), np.bool_)
-    is_row[list(ROW_KINDS)] = True
-    rows = np.zeros(_count_rows(st.kind, is_row, pcs, m), MEM_ROW)
-    warp_row0 = np.zeros(W + 1, np.int64)
-    table = (m_lat[:n_rows], m_wf[:n_rows], m_l2[:n_rows], m_dram[:n_rows], m_lanes[:n_rows])
-    if not _pack_rows(st.kind, is_row, pcs, mem, m, warp_off, *table, rows, warp_row0):
-        raise ValueError("trace: an active-lane count that is not an integer 0..32")
     return Streams(pcs[:m], rows, warp_row0, warp_off, cta_warp0, cta_nwarps, n_ctas)
 
 
