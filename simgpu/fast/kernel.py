@@ -17,6 +17,12 @@ driver in `fast/engine.py`) when:
 Lane semantics are the primitive forms listed in decode.py: two's-complement integer arithmetic
 on raw register bits, IEEE binary32 round-to-nearest add/sub/mul, and fma via `fma_rn_f32`, the
 same single-rounding algorithm as `exec/alu.float_fma` (see lanes.py).
+
+Registers arrive register-major, `regs[register, warp, lane]` (WaveContext.regs_by_reg): a step
+reads and writes one register of each of its warps, so that is one contiguous pass over the file.
+Per warp, sources are taken as rows in place (immediates and special registers go through a
+scratch row) and results are written through a per-lane select, so the loops have no branch per
+lane where the work is one operation.
 """
 
 from __future__ import annotations
