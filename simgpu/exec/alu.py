@@ -163,8 +163,13 @@ def _float_binary(op: str, a: np.ndarray, b: np.ndarray, dtype: np.dtype, mode: 
         s, e = two_prod(a64, b64)
     else:
         s = a64 / b64
-        p, pe = two_prod(s, b64)
-        resid = (a64 - p) - pe  # exact: p is within a factor 2 of a
+        # Dekker's residual a - s*b is exact only while s*b's rounding error is representable:
+        # a tiny dividend is scaled up by 2^600, and the divisor with it (the quotient stays s)
+        tiny = (np.abs(a64) < 2.0**-400) & (np.abs(b64) < 2.0**400)
+        a_s = np.where(tiny, a64 * 2.0**600, a64)
+        b_s = np.where(tiny, b64 * 2.0**600, b64)
+        p, pe = two_prod(s, b_s)
+        resid = (a_s - p) - pe  # exact: p is within a factor 2 of a_s
         e = np.where(np.isfinite(resid), np.sign(resid) * np.sign(b64), 0.0)
     r = round_to(s, dtype, mode, e)
     if op in ("add", "sub") and mode == "rm":
