@@ -1,7 +1,7 @@
 """Scalar lane semantics shared by both engines (numba-compiled).
 
 The fast engine calls these per lane; the reference engine calls the same functions through NumPy
-ufuncs built from them (`fma_rn_f32_ufunc`), so the algorithm exists once. Registers hold raw
+ufuncs built from them (`fma_rn_f32_ufunc`, `minmax_f32_bits_ufunc`), so the algorithm exists once. Registers hold raw
 uint64 bits (exec/values.py): a typed value is read by truncating to the type's width (and
 sign-extending for signed integer types) and written back zero-extended, as `from_raw` / `to_raw`
 do for whole arrays.
@@ -96,3 +96,31 @@ def _fma_tie(p, c64, s, r):
 def fma_rn_f32_ufunc(a, b, c):
     """fma_rn_f32 as a NumPy ufunc (the reference engine's fma.rn.f32)."""
     return fma_rn_f32(a, b, c)
+
+
+_F32_CANONICAL_NAN_BITS = np.uint32(0x7FFFFFFF)
+
+
+@njit(cache=True)
+def minmax_f32_bits(is_max, a, b):
+    """min/max.f32 on the bits of two binary32 values (uint32), as the H200 computes them
+    (benchmarks/microbench/nan/minmax_results_h200.json): a NaN operand yields the other operand,
+    two NaNs the canonical NaN, and -0.0 < +0.0. Returns the result's bits."""
+    a = np.uint32(a)
+    b = np.uint32(b)
+    x = a.view(np.float32)
+    y = b.view(np.float32)
+    if x != x:
+        return _F32_CANONICAL_NAN_BITS if y != y else b
+    if y != y:
+        return a
+    neg_a = (a >> np.uint32(31)) != 0
+    if is_max:
+        return a if (x > y or (x == y and not neg_a)) else b
+    return a if (x < y or (x == y and neg_a)) else b
+
+
+@vectorize(["uint32(boolean, uint32, uint32)"], cache=True)
+def minmax_f32_bits_ufunc(is_max, a, b):
+    """minmax_f32_bits as a NumPy ufunc (the reference engine's min/max.f32)."""
+    return minmax_f32_bits(is_max, a, b)

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgpu.exec.lanes import fma_rn_f32, fma_sum_near_tie, mask_bits, sext
+from simgpu.exec.lanes import fma_rn_f32, fma_sum_near_tie, mask_bits, minmax_f32_bits, sext
 from simgpu.exec.memory import FUNC_PARAM_BASE, WINDOW_SIZE
 from simgpu.fast.decode import (
     N_AND,
@@ -351,24 +351,11 @@ def _shfl_step(k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_
                 regs[r1, w, lane] = np.uint64(1) if ok else np.uint64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _minmax(op, a, b):
-    """binary32 min/max on raw bits, as alu.float_minmax: a NaN yields the other operand, two NaNs
-    the canonical NaN, -0.0 < +0.0."""
-    x = _f32(a)
-    y = _f32(b)
-    if x != x:
-        return _NAN32 if y != y else b
-    if y != y:
-        return a
-    neg_a = (a >> np.uint64(31)) != 0
-    if op == N_FMAX:
-        if x > y or (x == y and not neg_a):
-            return a
-        return b
-    if x < y or (x == y and neg_a):
-        return a
-    return b
+    """binary32 min/max on raw bits: lanes.minmax_f32_bits, the function the reference engine's
+    ufunc is built from."""
+    return np.uint64(minmax_f32_bits(op == N_FMAX, np.uint32(a), np.uint32(b)))
 
 
 @njit(cache=True)
