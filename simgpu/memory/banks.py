@@ -151,6 +151,8 @@ def shared_wavefronts_reference(addr, mask, size: int, op: str = "ld") -> tuple[
 
 from numba import njit  # noqa: E402
 
+_NO_WORD = np.int64(-(1 << 62))  # below any word index an address can give
+
 
 @njit(cache=True)
 def warp_wavefronts_nb(addr, mask, delta, size, is_atom, words, cnt):
@@ -173,6 +175,30 @@ def warp_wavefronts_nb(addr, mask, delta, size, is_atom, words, cnt):
                 per_phase = 64 // nwords
                 break
     for p0 in range(0, 32, per_phase):
+        if not is_atom:
+            # common case first: every bank sees at most one distinct word -> one wavefront
+            # (cnt holds each bank's word, _NO_WORD for none; a second distinct word sends the
+            # phase to the general count below)
+            cnt[:] = _NO_WORD
+            active = False
+            clash = False
+            for lane in range(p0, p0 + per_phase):
+                if mask[lane] and not clash:
+                    base = np.int64(addr[lane] - delta) // 4
+                    active = True
+                    for j in range(nwords):
+                        x = base + j
+                        bank = x % NUM_BANKS
+                        if cnt[bank] == _NO_WORD:
+                            cnt[bank] = x
+                        elif cnt[bank] != x:
+                            clash = True
+            if not active:
+                continue
+            if not clash:
+                idl += 1
+                tot += 1
+                continue
         n = 0
         last = np.int64(0)
         seen = False
