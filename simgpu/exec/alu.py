@@ -471,24 +471,13 @@ def funnel_shift(a, b, c, left: bool, clamp: bool) -> np.ndarray:
 
 
 def compare(cmp: str, a, b, t: str) -> np.ndarray:
-    """setp/set comparison; unsigned forms lo/ls/hi/hs; float forms with u = unordered (NaN true)."""
-    if is_float(t):
-        a = np.asarray(a)
-        b = np.asarray(b)
-        nan = np.isnan(a) | np.isnan(b)
-        base = cmp[:-1] if cmp.endswith("u") and cmp not in ("num", "nan") and len(cmp) == 3 else cmp
-        if cmp == "num":
-            return ~nan
-        if cmp == "nan":
-            return nan
-        r = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal,
-             "gt": np.greater, "ge": np.greater_equal}[base](a, b)
-        if base != cmp:  # unordered variant
-            return r | nan
-        return r & ~nan
-    fn = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
-          "ge": np.greater_equal, "lo": np.less, "ls": np.less_equal, "hi": np.greater, "hs": np.greater_equal}
-    return fn[cmp](a, b)
+    """setp/set comparison (lanes.CMP_CODES): NumPy gives a < b, a == b and the NaN test, and
+    lanes.compare_truth, the rule the fast engine applies per lane, turns them into the result."""
+    a = np.asarray(a)
+    b = np.asarray(b)
+    with np.errstate(invalid="ignore"):
+        nan = (np.isnan(a) | np.isnan(b)) if is_float(t) else np.zeros(np.broadcast(a, b).shape, np.bool_)
+        return lanes.compare_truth_ufunc(lanes.CMP_CODES[cmp], a < b, a == b, nan)
 
 
 # ----------------------------------------------------------------------------- conversion

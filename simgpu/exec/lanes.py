@@ -1,7 +1,8 @@
 """Scalar lane semantics shared by both engines (numba-compiled).
 
 The fast engine calls these per lane; the reference engine calls the same functions through NumPy
-ufuncs built from them (`fma_rn_f32_ufunc`, `minmax_f32_bits_ufunc`), so the algorithm exists once. Registers hold raw
+ufuncs built from them (`fma_rn_f32_ufunc`, `minmax_f32_bits_ufunc`, `compare_truth_ufunc`), so
+the algorithm exists once. Registers hold raw
 uint64 bits (exec/values.py): a typed value is read by truncating to the type's width (and
 sign-extending for signed integer types) and written back zero-extended, as `from_raw` / `to_raw`
 do for whole arrays.
@@ -124,3 +125,39 @@ def minmax_f32_bits(is_max, a, b):
 def minmax_f32_bits_ufunc(is_max, a, b):
     """minmax_f32_bits as a NumPy ufunc (the reference engine's min/max.f32)."""
     return minmax_f32_bits(is_max, a, b)
+
+
+# setp / set comparison codes: lo/ls/hi/hs are the unsigned spellings of lt/le/gt/ge; the float
+# forms ending in u are unordered (true when an operand is NaN); num / nan test for NaN
+CMP_CODES = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5, "lo": 2, "ls": 3, "hi": 4, "hs": 5,
+             "equ": 6, "neu": 7, "ltu": 8, "leu": 9, "gtu": 10, "geu": 11, "num": 12, "nan": 13}
+
+
+@njit(cache=True, inline="always")
+def compare_truth(code, lt, eq, nan):
+    """A comparison's result (code: CMP_CODES) from a < b, a == b and whether an operand is NaN:
+    ordered forms are false and unordered forms true on NaN."""
+    if code == 12:
+        return not nan
+    if code == 13:
+        return nan
+    if nan:
+        return code >= 6
+    base = code - 6 if code >= 6 else code
+    if base == 0:
+        return eq
+    if base == 1:
+        return not eq
+    if base == 2:
+        return lt
+    if base == 3:
+        return lt or eq
+    if base == 4:
+        return not (lt or eq)
+    return not lt
+
+
+@vectorize(["boolean(int64, boolean, boolean, boolean)"], cache=True)
+def compare_truth_ufunc(code, lt, eq, nan):
+    """compare_truth as a NumPy ufunc (the reference engine's setp / set)."""
+    return compare_truth(code, lt, eq, nan)

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simgpu.exec import ops
+from simgpu.exec.lanes import CMP_CODES
 from simgpu.exec.memory import CONST_WINDOW, LOCAL_WINDOW, SHARED_WINDOW
 from simgpu.exec.program import ALU, BAR, BRA, EXIT, LinkedKernel
 from simgpu.exec.values import TYPE_INFO, imm_value, is_float, is_signed, to_raw, type_bits, type_bytes
@@ -40,9 +41,8 @@ SPECIALS = {"%tid.x": 0, "%tid.y": 1, "%tid.z": 2, "%ntid.x": 3, "%ntid.y": 4, "
             "%ctaid.x": 6, "%ctaid.y": 7, "%ctaid.z": 8, "%nctaid.x": 9, "%nctaid.y": 10, "%nctaid.z": 11,
             "%laneid": 12, "%warpid": 13, "%nwarpid": 14, "%smid": 15, "%nsmid": 16}
 
-# comparisons: integer forms use the operand signedness; lo/ls/hi/hs are lt/le/gt/ge
-CMP = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5, "lo": 2, "ls": 3, "hi": 4, "hs": 5,
-       "equ": 6, "neu": 7, "ltu": 8, "leu": 9, "gtu": 10, "geu": 11, "num": 12, "nan": 13}
+# comparisons (lanes.CMP_CODES): integer forms use the operand signedness
+CMP = CMP_CODES
 BOOLOP = {None: 0, "and": 1, "or": 2, "xor": 3}
 
 # memory spaces handled natively

@@ -30,7 +30,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgpu.exec.lanes import fma_rn_f32, fma_sum_near_tie, mask_bits, minmax_f32_bits, sext
+from simgpu.exec.lanes import compare_truth, fma_rn_f32, fma_sum_near_tie, mask_bits, minmax_f32_bits, sext
 from simgpu.exec.memory import FUNC_PARAM_BASE, WINDOW_SIZE
 from simgpu.fast.decode import (
     N_AND,
@@ -410,20 +410,9 @@ def _row(kind, val, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, c
 
 @njit(cache=True, inline="always")
 def _setp_lanes(is_float, on, a, b, c, dst, dst2, has0, has1, n2, bits, signed, cc, bo):
-    """setp for one warp without a branch per lane. The comparison code (eq ne lt le gt ge = 0..5,
-    their unordered forms 6..11, num 12, nan 13) becomes which of less / equal / greater make it
-    true and its value when an operand is NaN: ordered forms are false and unordered forms true."""
-    base = cc if cc < 6 else cc - 6
-    want_lt = base == 1 or base == 2 or base == 3
-    want_eq = base == 0 or base == 3 or base == 5
-    want_gt = base == 1 or base == 4 or base == 5
-    on_nan = cc >= 6
-    if cc == 12:  # num
-        want_lt = want_eq = want_gt = True
-        on_nan = False
-    elif cc == 13:  # nan
-        want_lt = want_eq = want_gt = False
-        on_nan = True
+    """setp for one warp: a < b, a == b and the NaN test per lane, turned into the result by
+    lanes.compare_truth (the rule the reference engine's ufunc is built from), then combined with
+    the optional predicate c; no call per lane (compare_truth is inlined)."""
     m = mask_bits(bits)
     sh = np.uint64(64 - bits)
     for lane in range(32):
@@ -433,7 +422,7 @@ def _setp_lanes(is_float, on, a, b, c, dst, dst2, has0, has1, n2, bits, signed, 
             nan = (x != x) | (y != y)
             lt = x < y
             eq = x == y
-        elif signed:  # sign-extend the low `bits` bits with two shifts (no call per lane)
+        elif signed:  # sign-extend the low `bits` bits with two shifts
             xi = np.int64(a[lane] << sh) >> np.int64(sh)
             yi = np.int64(b[lane] << sh) >> np.int64(sh)
             nan = False
@@ -445,8 +434,7 @@ def _setp_lanes(is_float, on, a, b, c, dst, dst2, has0, has1, n2, bits, signed, 
             nan = False
             lt = xu < yu
             eq = xu == yu
-        gt = (not lt) & (not eq) & (not nan)
-        t = on_nan if nan else ((lt & want_lt) | (eq & want_eq) | (gt & want_gt))
+        t = compare_truth(cc, lt, eq, nan)
         if bo == 0:
             t1 = t
             t2 = not t
