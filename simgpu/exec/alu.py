@@ -314,25 +314,14 @@ def saturate_int(x: np.ndarray, t: str) -> np.ndarray:
 
 
 def shift(op: str, a: np.ndarray, amount: np.ndarray, t: str) -> np.ndarray:
-    """shl / shr with PTX's clamping: shift amounts >= width give 0 (or the sign fill for shr.s)."""
-    bits = type_bits(t)
+    """shl / shr with PTX's clamping (lanes.shift_bits, the rule the fast engine applies per lane):
+    shift amounts >= width give 0, or the sign fill for shr.s."""
     dt = TYPE_INFO[t][0]
-    a = np.asarray(a, dt)
+    udt = np.dtype(f"u{dt.itemsize}")
+    raw = np.asarray(a, dt).view(udt).astype(np.uint64)
     amt = np.asarray(amount).astype(np.uint64) & np.uint64(0xFFFFFFFF)
-    big = amt >= bits
-    s = np.where(big, 0, amt).astype(dt if not is_signed(t) else np.int64)
-    if op == "shl":
-        if is_signed(t):
-            r = (a.astype(np.int64) << s.astype(np.int64)).astype(dt) if bits < 64 else \
-                (a.view(np.uint64) << s.astype(np.uint64)).view(np.int64)
-        else:
-            r = (a << s.astype(dt)).astype(dt)
-        return np.where(big, dt.type(0), r).astype(dt)
-    if is_signed(t):
-        r = a >> s.astype(dt)
-        return np.where(big, np.where(a < 0, dt.type(-1), dt.type(0)), r).astype(dt)
-    r = a >> s.astype(dt)
-    return np.where(big, dt.type(0), r).astype(dt)
+    r = lanes.shift_bits_ufunc(op == "shl", is_signed(t), raw, amt, type_bits(t))
+    return np.asarray(r).astype(udt).view(dt)
 
 
 def bfe(a, pos, length, t: str) -> np.ndarray:

@@ -1,8 +1,8 @@
 """Scalar lane semantics shared by both engines (numba-compiled).
 
 The fast engine calls these per lane; the reference engine calls the same functions through NumPy
-ufuncs built from them (`fma_rn_f32_ufunc`, `minmax_f32_bits_ufunc`, `compare_truth_ufunc`), so
-the algorithm exists once. Registers hold raw
+ufuncs built from them (`fma_rn_f32_ufunc`, `minmax_f32_bits_ufunc`, `compare_truth_ufunc`,
+`shift_bits_ufunc`), so the algorithm exists once. Registers hold raw
 uint64 bits (exec/values.py): a typed value is read by truncating to the type's width (and
 sign-extending for signed integer types) and written back zero-extended, as `from_raw` / `to_raw`
 do for whole arrays.
@@ -161,3 +161,25 @@ def compare_truth(code, lt, eq, nan):
 def compare_truth_ufunc(code, lt, eq, nan):
     """compare_truth as a NumPy ufunc (the reference engine's setp / set)."""
     return compare_truth(code, lt, eq, nan)
+
+
+@njit(cache=True, inline="always")
+def shift_bits(is_left, signed, a, amt, bits):
+    """shl / shr of the low `bits` bits of raw a by amt (the low 32 bits of the amount operand),
+    with PTX's clamp: an amount >= the width gives 0, or the sign fill for shr.s. Result raw, masked."""
+    m = mask_bits(bits)
+    if amt >= np.uint64(bits):
+        if not is_left and signed and np.int64(sext(a, bits)) < 0:
+            return m
+        return np.uint64(0)
+    if is_left:
+        return (a << amt) & m
+    if signed:
+        return np.uint64(np.int64(sext(a, bits)) >> np.int64(amt)) & m
+    return ((a & m) >> amt) & m
+
+
+@vectorize(["uint64(boolean, boolean, uint64, uint64, int64)"], cache=True)
+def shift_bits_ufunc(is_left, signed, a, amt, bits):
+    """shift_bits as a NumPy ufunc (the reference engine's shl / shr)."""
+    return shift_bits(is_left, signed, a, amt, bits)

@@ -30,7 +30,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgpu.exec.lanes import compare_truth, fma_rn_f32, fma_sum_near_tie, mask_bits, minmax_f32_bits, sext
+from simgpu.exec.lanes import (
+    compare_truth,
+    fma_rn_f32,
+    fma_sum_near_tie,
+    mask_bits,
+    minmax_f32_bits,
+    sext,
+    shift_bits,
+)
 from simgpu.exec.memory import FUNC_PARAM_BASE, WINDOW_SIZE
 from simgpu.fast.decode import (
     N_AND,
@@ -194,19 +202,8 @@ def _binary(op, a, b, bits, signed, m):
         else:
             lt = (a & m) < (b & m)
         r = (a if lt else b) if op == N_IMIN else (b if lt else a)
-    else:  # N_SHL, N_SHR: PTX clamps shift amounts >= the width
-        amt = b & _U32
-        if amt >= np.uint64(bits):
-            if op == N_SHR and signed and np.int64(sext(a, bits)) < 0:
-                r = _ALL
-            else:
-                r = np.uint64(0)
-        elif op == N_SHL:
-            r = a << amt
-        elif signed:
-            r = np.uint64(np.int64(sext(a, bits)) >> np.int64(amt))
-        else:
-            r = (a & m) >> amt
+    else:  # N_SHL, N_SHR (PTX's clamp of amounts >= the width: in lanes.shift_bits)
+        r = shift_bits(op == N_SHL, signed, a, b & _U32, bits)
     return r & m
 
 
