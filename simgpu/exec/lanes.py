@@ -133,7 +133,7 @@ CMP_CODES = {"eq": 0, "ne": 1, "lt": 2, "le": 3, "gt": 4, "ge": 5, "lo": 2, "ls"
              "equ": 6, "neu": 7, "ltu": 8, "leu": 9, "gtu": 10, "geu": 11, "num": 12, "nan": 13}
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def compare_truth(code, lt, eq, nan):
     """A comparison's result (code: CMP_CODES) from a < b, a == b and whether an operand is NaN:
     ordered forms are false and unordered forms true on NaN."""
@@ -163,7 +163,7 @@ def compare_truth_ufunc(code, lt, eq, nan):
     return compare_truth(code, lt, eq, nan)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def shift_bits(is_left, signed, a, amt, bits):
     """shl / shr of the low `bits` bits of raw a by amt (the low 32 bits of the amount operand),
     with PTX's clamp: an amount >= the width gives 0, or the sign fill for shr.s. Result raw, masked."""

@@ -348,7 +348,7 @@ def _shfl_step(k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_
                 regs[r1, w, lane] = np.uint64(1) if ok else np.uint64(0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _minmax(op, a, b):
     """binary32 min/max on raw bits: lanes.minmax_f32_bits, the function the reference engine's
     ufunc is built from."""
@@ -395,7 +395,7 @@ def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_ct
                    A, B, C)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _row(kind, val, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, scratch):
     """Warp w's 32 lanes of a source operand: a register's row in place, else scratch filled with
     the immediate or special-register values."""
@@ -405,7 +405,7 @@ def _row(kind, val, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, c
     return scratch
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _setp_lanes(is_float, on, a, b, c, dst, dst2, has0, has1, n2, bits, signed, cc, bo):
     """setp for one warp: a < b, a == b and the NaN test per lane, turned into the result by
     lanes.compare_truth (the rule the reference engine's ufunc is built from), then combined with
@@ -471,7 +471,7 @@ def _alu_lanes(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta,
         _warp_lanes(op, lanes_on[j], a, b, c, dst, dst2, has0, has1, n0, n1, n2, bits, signed, m, bb, bs, cc, bo, mo)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _warp_lanes(op, on, a, b, c, dst, dst2, has0, has1, n0, n1, n2, bits, signed, m, bb, bs, cc, bo, mo):
     """One warp of _alu_lanes."""
     if op == N_SHL or op == N_SHR or op == N_IMIN or op == N_IMAX:
