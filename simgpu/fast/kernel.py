@@ -100,7 +100,6 @@ ALU_KIND, BRA_KIND, BAR_KIND, EXIT_KIND = 0, 1, 5, 4  # program.py: ALU, BRA, CA
 # stats slots
 C_INST, C_THREAD, C_PRED_ON, C_BRANCH, C_DIVERGENT, C_BARRIER = range(6)
 
-_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
 _U32 = np.uint64(0xFFFFFFFF)
 _NAN32 = np.uint64(0x7FFFFFFF)  # canonical binary32 NaN (exec/alu.canonical_nan_f32)
 
@@ -134,25 +133,6 @@ def _special(sid, w, lane, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, con
     if sid == 15:
         return np.uint64(sm_of_warp[w])
     return np.uint64(consts[6])
-
-
-@njit(cache=True)
-def _rd(kind, val, w, lane, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts):
-    """Raw bits of one source operand for one lane."""
-    if kind == S_REG:
-        return regs[np.int64(val), w, lane]
-    if kind == S_IMM:
-        return val
-    return _special(np.int64(val), w, lane, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts)
-
-
-@njit(cache=True)
-def _rdp(kind, val, neg, w, lane, regs):
-    """A predicate source for one lane (a register, possibly negated, or an immediate)."""
-    if kind == S_REG:
-        v = regs[np.int64(val), w, lane] != 0
-        return (not v) if neg else v
-    return val != 0
 
 
 @njit(cache=True)
@@ -396,20 +376,10 @@ def _alu_step(op, p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_ct
 
 
 @njit(cache=True)
-def _row(kind, val, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, scratch):
-    """Warp w's 32 lanes of a source operand: a register's row in place, else scratch filled with
-    the immediate or special-register values."""
-    if kind == S_REG:
-        return regs[np.int64(val), w]
-    _fetch(kind, val, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, scratch)
-    return scratch
-
-
-@njit(cache=True)
 def _setp_lanes(is_float, on, a, b, c, dst, dst2, has0, has1, n2, bits, signed, cc, bo):
     """setp for one warp: a < b, a == b and the NaN test per lane, turned into the result by
     lanes.compare_truth (the rule the reference engine's ufunc is built from), then combined with
-    the optional predicate c; no call per lane (compare_truth is inlined)."""
+    the optional predicate c."""
     m = mask_bits(bits)
     sh = np.uint64(64 - bits)
     for lane in range(32):
@@ -461,11 +431,25 @@ def _alu_lanes(op, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta,
     reads its sources before writing, so a destination row may also be a source."""
     has0 = r0 >= 0
     has1 = r1 >= 0
+    if k0 == S_IMM:
+        _fetch(k0, v0, 0, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, A)
+    if two and k1 == S_IMM:
+        _fetch(k1, v1, 0, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, B)
+    if three and k2 == S_IMM:
+        _fetch(k2, v2, 0, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, C)
     for j in range(k):
         w = sel[j]
-        a = _row(k0, v0, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, A)
-        b = _row(k1, v1, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, B) if two else B
-        c = _row(k2, v2, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, C) if three else C
+        # the source rows as in _alu_rows: registers in place, no call per warp unless a source is
+        # a special register (a helper returning the row cost 2-3x the whole operation per warp)
+        if k0 == S_SPECIAL:
+            _fetch(k0, v0, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, A)
+        if two and k1 == S_SPECIAL:
+            _fetch(k1, v1, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, B)
+        if three and k2 == S_SPECIAL:
+            _fetch(k2, v2, w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, C)
+        a = regs[np.int64(v0), w] if k0 == S_REG else A
+        b = regs[np.int64(v1), w] if two and k1 == S_REG else B
+        c = regs[np.int64(v2), w] if three and k2 == S_REG else C
         dst = regs[r0, w] if has0 else A
         dst2 = regs[r1, w] if has1 else B
         _warp_lanes(op, lanes_on[j], a, b, c, dst, dst2, has0, has1, n0, n1, n2, bits, signed, m, bb, bs, cc, bo, mo)
