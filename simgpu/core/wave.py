@@ -50,8 +50,9 @@ class WaveContext:
         W = n_cta * self.warps_per_cta
         self.W = W
         # Stored register-major (one register of every warp side by side): a step reads a register
-        # across all its warps, so that read is one contiguous stream rather than a 2-KB-strided
-        # gather over the whole file. `regs` is the (warp, register, lane) view the engine indexes.
+        # across all its warps, so that read is one contiguous stream rather than a gather strided
+        # by a warp's whole file (registers x 256 B). `regs` is the (warp, register, lane) view the
+        # engine indexes.
         self.regs_by_reg = np.zeros((max(1, lk.num_regs), W, 32), dtype=np.uint64)
         self.regs = self.regs_by_reg.transpose(1, 0, 2)
         self.cta_of_warp = np.repeat(np.arange(n_cta), self.warps_per_cta)

@@ -41,8 +41,6 @@ SPECIALS = {"%tid.x": 0, "%tid.y": 1, "%tid.z": 2, "%ntid.x": 3, "%ntid.y": 4, "
             "%ctaid.x": 6, "%ctaid.y": 7, "%ctaid.z": 8, "%nctaid.x": 9, "%nctaid.y": 10, "%nctaid.z": 11,
             "%laneid": 12, "%warpid": 13, "%nwarpid": 14, "%smid": 15, "%nsmid": 16}
 
-# comparisons (lanes.CMP_CODES): integer forms use the operand signedness
-CMP = CMP_CODES
 BOOLOP = {None: 0, "and": 1, "or": 2, "xor": 3}
 
 # memory spaces handled natively
@@ -335,7 +333,8 @@ def _decode_setp(d: Decoded, o: _Ops, pc: int, ins: Instruction, t: str) -> None
         raise _NotNative  # flushed comparisons: reference step
     cmp = next(x for x in mods if x not in TYPE_INFO and x not in ("and", "or", "xor"))
     boolop = next((x for x in mods if x in ("and", "or", "xor")), None)
-    if cmp not in CMP or (t != "f32" and CMP[cmp] >= 6):
+    # unordered forms natively for f32 only; integer forms compare by the operand signedness
+    if cmp not in CMP_CODES or (t != "f32" and CMP_CODES[cmp] >= 6):
         raise _NotNative
     ops_ = ins.operands
     has_q = len(ops_) >= 4 and (boolop is None or len(ops_) == 5)
@@ -347,7 +346,7 @@ def _decode_setp(d: Decoded, o: _Ops, pc: int, ins: Instruction, t: str) -> None
     o.src(1, rest[1], t)
     if boolop:
         o.src(2, rest[2], "pred")
-    d.cmp[pc] = CMP[cmp]
+    d.cmp[pc] = CMP_CODES[cmp]
     d.bop[pc] = BOOLOP[boolop]
     _set_type(d, pc, t)
     d.nat[pc] = N_SETPF if t == "f32" else N_SETPI
