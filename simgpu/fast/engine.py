@@ -73,7 +73,10 @@ class FastEngine(Engine):
         self._ev_k = np.zeros(ev, np.int64)
         self._ev_uid = np.zeros(_TRACE_ENTRIES if ev else 0, np.int64)
         self._ev_wf = np.zeros(_TRACE_ENTRIES if ev else 0, np.int64)
-        self._ev_n = np.zeros(2, np.int64)
+        self._ev_n = np.zeros(3, np.int64)
+        # a load's L1-miss groups (warp in the event, line, info; groups per event): sized per wave
+        self._ev_groups = (np.zeros(0, np.int32), np.zeros(0, np.int64), np.zeros(0, np.uint16),
+                           np.zeros(ev, np.int64))
         self._ev_space = np.zeros(ev, np.int8)
         self._ev_sec, self._ev_h1, self._ev_h2 = (np.zeros(_TRACE_ENTRIES if ev else 0, np.int64) for _ in range(3))
         self._gl_cnt = np.zeros((n, 3 + N_COUNTERS), np.int64)
@@ -105,16 +108,27 @@ class FastEngine(Engine):
             ops = np.where(self.dk.nat[self._ev_pc[:nev]] == N_LD, "ld", "st")
             steps = (base + self._ev_step[:nev]).tolist()
             ends = np.cumsum(self._ev_k[:nev]).tolist()
+            ng = int(self._ev_n[2])
+            gw, gl, gi, gk = self._ev_groups
+            gw, gl, gi = gw[:ng].copy(), gl[:ng].copy(), gi[:ng].copy()
+            g_ends = np.cumsum(gk[:nev]).tolist()
+            gk[:nev] = 0
             append = self.trace.memory.append
             off = 0
+            g_off = 0
             for i in range(nev):
                 end = ends[i]
                 if self._ev_space[i] == 0:
                     append(MemoryEvent(step=steps[i], space="shared", op=str(ops[i]), warps=uid[off:end],
                                        wavefronts=wf[off:end]))
                 else:
-                    append(MemoryEvent(step=steps[i], space="global", op=str(ops[i]), warps=uid[off:end],
-                                       sectors=sec[off:end], l1_hit_sectors=h1[off:end], l2_hit_sectors=h2[off:end]))
+                    g_end = g_ends[i]
+                    ev = MemoryEvent(step=steps[i], space="global", op=str(ops[i]), warps=uid[off:end],
+                                     sectors=sec[off:end], l1_hit_sectors=h1[off:end], l2_hit_sectors=h2[off:end])
+                    if ops[i] == "ld":
+                        ev.miss_warp, ev.miss_line, ev.miss_info = gw[g_off:g_end], gl[g_off:g_end], gi[g_off:g_end]
+                    append(ev)
+                    g_off = g_end
                 off = end
             self._ev_n[:] = 0
         if not final:
@@ -153,9 +167,15 @@ class FastEngine(Engine):
         g_mask = np.zeros((W, 32), np.bool_)
         g_sm = np.zeros(W, np.int64)
         sectors, lines, w_l1, w_l2 = (np.zeros(W, np.int64) for _ in range(4))
+        trace_on = self.trace is not None
         g_warp = np.zeros(2 * W * 32, np.int64)
         g_line = np.zeros(2 * W * 32, np.int64)
         g_m8 = np.zeros(2 * W * 32, np.uint8)
+        g_info = np.zeros(2 * W * 32, np.uint16)
+        if trace_on and self._ev_groups[1].shape[0] < 64 * W + _TRACE_ENTRIES:  # room for any one step
+            n = 64 * W + _TRACE_ENTRIES
+            self._ev_groups = (np.zeros(n, np.int32), np.zeros(n, np.int64), np.zeros(n, np.uint16),
+                               self._ev_groups[3])
         ms = self.memsys
         if ms is not None:
             l1, l2 = ms.l1, ms.l2
@@ -169,7 +189,6 @@ class FastEngine(Engine):
                       z2, np.zeros(1, np.int64), np.zeros(0, np.int64))
             geo = np.zeros(5, np.int64)
         st = self.stats
-        trace_on = self.trace is not None
         with np.errstate(all="ignore"):
             while True:
                 code = K.run_wave(
@@ -183,7 +202,7 @@ class FastEngine(Engine):
                     self._sh, dk.vg_size, dk.vg_delta, dk.vg_leader, self._sh_cnt, self._cls_cnt,
                     self._ev_step, self._ev_pc, self._ev_k, self._ev_uid, self._ev_wf, self._ev_n,
                     caches, geo, self._gl_cnt, g_addr, g_mask, g_sm, sectors, lines, w_l1, w_l2, g_warp, g_line, g_m8,
-                    self._ev_space, self._ev_sec, self._ev_h1, self._ev_h2)
+                    self._ev_space, self._ev_sec, self._ev_h1, self._ev_h2, self._ev_groups, g_info)
                 self._flush()
                 self._ready = None
                 p, k = int(self._out[0]), int(self._out[1])

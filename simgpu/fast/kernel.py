@@ -792,10 +792,13 @@ def _account_shared(p, k, sel, lanes_on, acc_addr, size, fuse, vg_size, vg_delta
 @njit(cache=True)
 def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, caches, geo, gl_cnt, cls_cnt,
                     g_addr, g_mask, g_sm, sectors, lines, w_l1, w_l2, g_warp, g_line, g_m8,
-                    trace_on, step, ev_step, ev_pc, ev_k, ev_space, ev_uid, ev_sec, ev_h1, ev_h2, ev_n, uid_base):
+                    trace_on, step, ev_step, ev_pc, ev_k, ev_space, ev_uid, ev_sec, ev_h1, ev_h2, ev_n, uid_base,
+                    ev_groups, g_info):
     """MemorySystem.global_access for one native load/store step, in compiled code: the warps with an
     active lane go through coalesce_nb and hierarchy_batch (with the same GPC merge table rule), the
-    counters add up per pc in gl_cnt = [requests, sectors, lines, hierarchy counters...]."""
+    counters add up per pc in gl_cnt = [requests, sectors, lines, hierarchy counters...]. With the
+    trace on, a load's L1-miss groups go to ev_groups = (warp in the event int32, line int64, info
+    uint16, groups per event int64; ev_n[2] counts them), as MemorySystem records them in `last`."""
     l1_tags, l1_valid, l1_lru, l1_stamp, l2_tags, l2_valid, l2_dirty, l2_lru, l2_stamp, merge_dom = caches
     l1_nsets, l2_nsets, fetch_pair, write_hit, merge_cap = geo[0], geo[1], geo[2] != 0, geo[3] != 0, geo[4]
     n = 0
@@ -844,7 +847,7 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
             mt_hit = np.zeros(1, np.uint8)
         hierarchy_batch(code, g_sm[:n], g_warp, g_line, g_m8, ng, l1_tags, l1_valid, l1_lru, l1_nsets, l1_stamp,
                         l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
-                        ctr, w_l1[:n], w_l2[:n], dom, merge_cap, mt_keys, mt_cnt, mt_hit)
+                        ctr, w_l1[:n], w_l2[:n], dom, merge_cap, mt_keys, mt_cnt, mt_hit, g_info)
     gl_cnt[p, 0] += n
     for i in range(n):
         gl_cnt[p, 1] += sectors[i]
@@ -864,6 +867,17 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
         ev_space[e] = 1
         ev_n[0] = e + 1
         ev_n[1] = base + n
+        if code == OP_LD:
+            gw, gl, gi, gk = ev_groups
+            c = ev_n[2]
+            for i in range(ng):
+                if g_info[i] & 15:
+                    gw[c] = g_warp[i]
+                    gl[c] = g_line[i]
+                    gi[c] = g_info[i]
+                    c += 1
+            gk[e] = c - ev_n[2]
+            ev_n[2] = c
 
 
 @njit(cache=True)
@@ -875,7 +889,7 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
              sh, vg_size, vg_delta, vg_leader, sh_cnt, cls_cnt,
              ev_step, ev_pc, ev_k, ev_uid, ev_wf, ev_n,
              caches, geo, gl_cnt, g_addr, g_mask, g_sm, sectors, lines, w_l1, w_l2, g_warp, g_line, g_m8,
-             ev_space, ev_sec, ev_h1, ev_h2):
+             ev_space, ev_sec, ev_h1, ev_h2, ev_groups, g_info):
     """Run native steps of one wave until something needs Python; returns a code (module docstring).
     out[0] = pc, out[1] = number of warps of the step (in sel). sh = (count shared accesses here,
     fuse LDS.64/128 groups); the shared-access counters go to sh_cnt/cls_cnt and the trace events
@@ -905,7 +919,8 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
         if op == N_NONE:
             return R_FALLBACK
         if trace_on and (tr_n[0] + 1 > tr_pc.shape[0] or tr_n[1] + k > tr_warps.shape[0]
-                         or ev_n[0] + 1 > ev_step.shape[0] or ev_n[1] + k > ev_uid.shape[0]):
+                         or ev_n[0] + 1 > ev_step.shape[0] or ev_n[1] + k > ev_uid.shape[0]
+                         or ev_n[2] + 64 * k > ev_groups[1].shape[0]):
             return R_TRACE_FULL
         g = guard_reg[p]
         n_threads = 0
@@ -978,7 +993,7 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
                     _account_global(p, gcode, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp,
                                     caches, geo, gl_cnt, cls_cnt, g_addr, g_mask, g_sm, sectors, lines, w_l1, w_l2,
                                     g_warp, g_line, g_m8, trace_on, tr_n[0] - 1, ev_step, ev_pc, ev_k, ev_space,
-                                    ev_uid, ev_sec, ev_h1, ev_h2, ev_n, uid_base)
+                                    ev_uid, ev_sec, ev_h1, ev_h2, ev_n, uid_base, ev_groups, g_info)
                     continue
                 return R_ACCOUNT
             continue

@@ -22,7 +22,8 @@ Policies (config.py has the sources):
   one merge domain (a GPC) to one sector reach L2 once per ``merge_cap`` SMs: the 1st, (cap+1)-th, ...
   SM to miss on the sector sends it to L2, the others are served by that request (no L2 lookup, not
   counted in lts__t_sectors_srcunit_tex_op_read; C_L2_READ_MERGED counts them). Per-warp attribution:
-  a merged sector counts as an L2 hit if the request it joined hit.
+  a merged sector counts as an L2 hit if the request it joined hit. The groups' g_info lets the
+  timing model redo this merging on issue cycles (simgpu.timing.l2_merge).
 """
 
 from __future__ import annotations
@@ -98,7 +99,7 @@ def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
                     l1_tags, l1_valid, l1_lru, l1_nsets, l1_stamp,
                     l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
                     ctr, w_l1_hit, w_l2_hit,
-                    merge_dom, merge_cap, mt_keys, mt_cnt, mt_hit):
+                    merge_dom, merge_cap, mt_keys, mt_cnt, mt_hit, g_info):
     """Walk the first n (warp, line, sector-mask) groups, in order, through L1, L2 and DRAM.
 
     warp_sm: SM of each warp. ctr: int64[N_COUNTERS] accumulated; w_l1_hit / w_l2_hit: per-warp
@@ -107,6 +108,9 @@ def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
     merge_cap: SMs served by one L2 request (0 = any number); mt_keys int64[H] (filled with -1),
     mt_cnt int64[H, 4], mt_hit uint8[H]: this batch's table of (line, domain) -> SMs that missed on
     each sector so far and the sectors its L2 requests hit (H a power of two > number of groups).
+    g_info: uint16[>= n] out, per group of a load: its L1-miss sectors | the ones it sent to L2 << 4
+    | the ones served by an L2 hit (its own or the joined request's) << 8; 0 for other ops. The
+    timing model redoes the merging in time from these (simgpu.timing.l2_merge).
     """
     merging = merge_dom.shape[0] > 0
     for i in range(n):
@@ -116,6 +120,7 @@ def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
         cnt = popcount4(m)
         l1h = np.int64(0)
         l2h = np.int64(0)
+        g_info[i] = 0
         if op == OP_ATOM or op == OP_RED:
             if l1_nsets > 0:
                 s = line % l1_nsets
@@ -176,9 +181,11 @@ def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
                                     l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
                     mt_hit[slot] = np.int64(mt_hit[slot]) | l2h
                 l2h = l2h | (merged & np.int64(mt_hit[slot]))
+                g_info[i] = miss | (send << 4) | (l2h << 8)
             elif miss:
                 l2h = l2_access(L2_READ, line, miss, l2_tags, l2_valid, l2_dirty, l2_lru,
                                 l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
+                g_info[i] = miss | (miss << 4) | (l2h << 8)
         w_l1_hit[g_warp[i]] += popcount4(l1h)
         w_l2_hit[g_warp[i]] += popcount4(l2h)
 

@@ -89,6 +89,7 @@ class MemorySystem:
         self.carveout_bytes = 0
         self.local_bytes_per_thread = c.local_bytes_per_thread
         self.last: dict | None = None
+        self.merging_in_time = False  # apply_timed_merging was called for this kernel
         self._reset_counters()
 
     # ------------------------------------------------------------------ launch boundaries
@@ -120,6 +121,7 @@ class MemorySystem:
         self._bc = defaultdict(int)  # shared op -> bank conflicts
         self._pc: dict[int, dict[str, float]] = {}
         self._pc_kind: dict[int, tuple[str, str]] = {}
+        self.merging_in_time = False
         self.dram.reset()
 
     # ------------------------------------------------------------------ accesses
@@ -179,6 +181,7 @@ class MemorySystem:
         g_warp = np.empty(cap, np.int64)
         g_line = np.empty(cap, np.int64)
         g_mask = np.empty(cap, np.uint8)
+        g_info = np.zeros(cap, np.uint16)
         n_groups = coalesce_nb(addr, mask, size, sectors, lines, g_warp, g_line, g_mask)
         ctr = np.zeros(N_COUNTERS, np.int64)
         w_l1 = np.zeros(k, np.int64)
@@ -200,10 +203,15 @@ class MemorySystem:
                             l2.tags, l2.valid, l2.dirty, l2.lru, l2.nsets, l2.fetch_pair, l2.write_hit,
                             l2.stamp,
                             ctr, w_l1, w_l2,
-                            merge_dom, self.merge_cap, mt_keys, mt_cnt, mt_hit)
+                            merge_dom, self.merge_cap, mt_keys, mt_cnt, mt_hit, g_info)
         self.add_counts(space, op, pc, int(mask.any(axis=1).sum()), int(sectors.sum()), int(lines.sum()), ctr)
         self.last = {"space": space, "op": op, "pc": pc, "sectors": sectors, "lines": lines,
                      "l1_hit_sectors": w_l1, "l2_hit_sectors": w_l2}
+        if space == "global" and code == OP_LD:
+            # the L1 read misses, for the timing model's in-time L2 merging (timing/l2_merge.py)
+            has = np.flatnonzero(g_info[:n_groups] & 15)
+            self.last.update(miss_warp=g_warp[has].astype(np.int32), miss_line=g_line[has],
+                             miss_info=g_info[has])
 
     def add_counts(self, space: str, op: str, pc: int, requests: int, sectors: int, lines: int,
                    ctr: np.ndarray) -> None:
@@ -261,6 +269,26 @@ class MemorySystem:
         self._inst[("shared", op)] += instructions
         self._add_pc(pc, {"instructions": instructions, "wavefronts": wavefronts, "ideal_wavefronts": ideal,
                           "bank_conflicts": wavefronts - ideal}, space="shared", op=op)
+
+    def apply_timed_merging(self, delta_by_pc: np.ndarray) -> None:
+        """Replace the functional walk's L1 -> L2 read merging by the one the timing model decided on
+        the issue cycles (timing/l2_merge.py): delta_by_pc[pc] read lookups, all of them hits, are
+        added to the global-load counters of pc (negative: more misses merged in time). DRAM
+        traffic does not change."""
+        delta = np.asarray(delta_by_pc, np.int64)
+        c = self._ctr["global"]
+        for pc in np.flatnonzero(delta):
+            d = int(delta[pc])
+            row = self._pc.get(int(pc))
+            if row is None or self._pc_kind[int(pc)] != ("global", "ld"):
+                raise ValueError(f"timed L2 merging names pc {pc}, which made no global load")
+            row["l2_hits"] = row.get("l2_hits", 0) + d
+            c[C_L2_READ_SECTORS] += d
+            c[C_L2_READ_HIT] += d
+            c[C_L2_READ_MERGED] -= d
+        if min(c[C_L2_READ_HIT], c[C_L2_READ_MERGED]) < 0:
+            raise ValueError("timed L2 merging left a negative read-hit or merged count")
+        self.merging_in_time = True
 
     def _add_pc(self, pc: int, vals: dict, space: str, op: str) -> None:
         d = self._pc.get(pc)
@@ -323,6 +351,8 @@ class MemorySystem:
         m["lts__t_sectors_srcunit_tex_op_read.sum"] = float(rd)
         # not an ncu metric: L1 read-miss sectors served by another SM's L2 request (topology.py)
         m["simgpu__l1_miss_sectors_merged_before_l2.sum"] = float(c[C_L2_READ_MERGED])
+        # 1: merged on the timing model's issue cycles; 0: every warp of an engine step together
+        m["simgpu__l2_read_merging_in_time"] = float(self.merging_in_time)
         m["lts__t_sectors_srcunit_tex_op_write.sum"] = float(wr)
         m["lts__t_sectors_srcunit_tex_op_atom.sum"] = float(at)
         m["lts__t_sectors_srcunit_tex_op_red.sum"] = float(rdc)

@@ -30,12 +30,13 @@ Merging needs the requests to be in flight together: delaying one SM of a TPC pa
 loads hit in L2, then runs in lock step with the leader). simgpu treats the warps of one engine call
 (one PTX instruction of every warp of the wave at that pc) as concurrent.
 
-Not modelled (benchmarks/microbench/l2_drift, issue 3): the in-flight window is short -- two SMs of a
-TPC issuing one burst of loads d cycles apart merge fully up to d = 200 cycles when the sectors miss
-in L2, but only 75 % at d = 25-50 and none from d = 300 when they hit -- and on the H200 only CTAs in
-lock step (those that share the loads that pace them) are that close; the others drift 200-1000
-cycles apart. Treating a whole engine call as concurrent therefore over-merges kernels with several
-CTAs per SM (calibration gemms: -31 / -33 % L2 read sectors).
+The in-flight window is short (benchmarks/microbench/l2_drift): two SMs of a TPC issuing one burst
+of loads d cycles apart merge fully up to d = 200 cycles when the sectors miss in L2, but only 75 %
+at d = 25-50 and none from d = 300 when they hit; on the H200 only CTAs in lock step (those that
+share the loads that pace them) are that close, the others drift 200-1000 cycles apart. Treating a
+whole engine call as concurrent over-merges kernels with several CTAs per SM (calibration gemms:
+-31 / -33 % L2 read sectors); simgpu.timing.l2_merge redoes the merging on the replay's issue cycles
+with those windows (-31 / -19 %: the replay's SMs drift less than the H200's).
 """
 
 from __future__ import annotations

@@ -282,19 +282,24 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
     shared_mem, regs, recorder = pl.shared_dynamic, pl.registers, pl.trace
     if memsys is not None:
         memsys.end_kernel()
-    metrics: dict[str, float] = {}
-    mem_pc = None
-    if memsys is not None:
-        metrics.update(memsys.metrics())
-        mem_pc = memsys.per_instruction()
-    metrics.update(_instruction_metrics(stats))
+    mem_pc = memsys.per_instruction() if memsys is not None else None
     per_pc = build_per_pc(lk, stats, mem_pc)
     timing_result = None
     if pl.timing and recorder is not None:
         from simgpu.timing.model import simulate_timing
 
         timing_result = simulate_timing(lk, recorder, cfg, grid=g, block=b, ctas_per_sm=occ.ctas_per_sm,
-                                        registers_per_thread=regs, policy=pl.scheduler, per_pc=per_pc)
+                                        registers_per_thread=regs, policy=pl.scheduler, per_pc=per_pc,
+                                        merge_domain_of_sm=memsys.merge_dom if memsys is not None else None,
+                                        merge_cap=memsys.merge_cap if memsys is not None else 0)
+        if timing_result.l2_merging is not None and memsys is not None:
+            memsys.apply_timed_merging(timing_result.l2_merging.delta())
+            per_pc = build_per_pc(lk, stats, memsys.per_instruction())
+    metrics: dict[str, float] = {}
+    if memsys is not None:
+        metrics.update(memsys.metrics())
+    metrics.update(_instruction_metrics(stats))
+    if timing_result is not None:
         metrics.update(timing_result.metrics)
     metrics.update({
         "launch__grid_size": float(n_ctas), "launch__block_size": float(threads),

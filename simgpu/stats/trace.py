@@ -23,6 +23,11 @@ class MemoryEvent:
     l1_hit_sectors: np.ndarray | None = None
     l2_hit_sectors: np.ndarray | None = None
     wavefronts: np.ndarray | None = None
+    # global loads: one row per (warp, line) with L1 read misses -- the warp's index in `warps`,
+    # the line, and the sector masks (memory.l1.hierarchy_batch's g_info); for timing/l2_merge.py
+    miss_warp: np.ndarray | None = None
+    miss_line: np.ndarray | None = None
+    miss_info: np.ndarray | None = None
 
 
 class ExecutionTrace:
@@ -112,7 +117,9 @@ class ExecutionTrace:
         self.memory.append(MemoryEvent(
             step=self.n_steps - 1, space=space, op=op, warps=np.asarray(warps, np.int64),
             sectors=summary.get("sectors"), l1_hit_sectors=summary.get("l1_hit_sectors"),
-            l2_hit_sectors=summary.get("l2_hit_sectors"), wavefronts=summary.get("wavefronts")))
+            l2_hit_sectors=summary.get("l2_hit_sectors"), wavefronts=summary.get("wavefronts"),
+            miss_warp=summary.get("miss_warp"), miss_line=summary.get("miss_line"),
+            miss_info=summary.get("miss_info")))
 
     @property
     def num_warps(self) -> int:

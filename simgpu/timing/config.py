@@ -69,6 +69,12 @@ class TimingConfig:
     # warp instruction waits for the slowest of its lines: expected latency = near + (far - near)
     # * (1 - 0.5^lines). One line gives 397 cycles (the 32 MB mixed chase measured 394).
     l2_far_fraction: float = 0.5
+    # where the functional walk recorded a global load's L1-miss lines, each line near or far by its
+    # address (prepare.line_partition) and the SM's partition (ASSUMED: even GPCs near partition 0)
+    # instead of the expectation. Off: on the calibration gemms it moved the kernel time from +17.5 %
+    # to +35 % (gemm_naive) and from -1.4 % to +5.6 % (gemm_tiled), and the L2 read sectors from
+    # -30.9 % to -25.7 % and from -18.6 % to -15.9 % (2026-11-30): the drift it adds is not the H200's.
+    l2_partition_by_address: bool = False
     lat_const: int = 32  # ASSUMED: constant-cache hit = L1 hit latency (not measured)
 
     # ---------------------------------------------------------------- memory bandwidths
@@ -121,6 +127,15 @@ class TimingConfig:
     # trace, so 'same step, same SM' stands for 'same line in flight'); see model.py
     merge_inflight_l1: bool = True
     merge_inflight_l2: bool = True
+    # L1 -> L2 read merging redone on the issue cycles (l2_merge.py; domains and the SMs per request
+    # come from the memory system). benchmarks/microbench/l2_drift (window.cu, H200, 2026-11-29):
+    # one SM of each TPC pair delayed by d cycles before a burst of sector loads; half the copies
+    # merge at d ~ 75 when the sectors hit in L2 (1.25 copies at 25-50, 1.48 at 75, 1.66 at 100)
+    # and at d ~ 800 when they come from DRAM (1.00 up to 200, 1.32 at 600, 1.63 at 800).
+    # l2_merge_in_time = False keeps the functional walk's merging (every warp of a step together).
+    l2_merge_in_time: bool = True
+    l2_merge_window_hit_cycles: int = 75
+    l2_merge_window_miss_cycles: int = 800
     # PTX ops that ptxas folds into other instructions (ld.param -> constant-bank operand,
     # cvta.to.global, mov of %ctaid/%ntid/%nctaid) take no issue slot
     fold_free_ops: bool = True

@@ -37,7 +37,8 @@ from simgpu.timing.isa import (
     if_convertible_branches,
     schedule_block,
 )
-from simgpu.timing.prepare import build_streams
+from simgpu.timing.l2_merge import MergeCounts, merge_in_time
+from simgpu.timing.prepare import ROW_KINDS, build_streams
 from simgpu.timing.replay import N_REASONS, replay
 
 POLICIES = {"gto": 0, "lrr": 1}
@@ -99,6 +100,8 @@ class TimingResult:
     issue_cycle: np.ndarray | None = None  # per replayed warp instruction
     extra: dict = field(default_factory=dict)
     record: CycleRecord | None = field(default=None, repr=False)  # per-entry split of the waits (record=True)
+    # the L2 read merging redone on the issue cycles (l2_merge.py); None where not modelled
+    l2_merging: MergeCounts | None = None
 
     def cycle_view(self, sm: int | None = None):
         """A CycleView (simgpu.timing.cycles) over this replay: per cycle, which warp each scheduler
@@ -188,7 +191,8 @@ def _dim3(x):
 
 def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, registers_per_thread: int,
                     policy: str = "gto", config: TimingConfig | None = None,
-                    per_pc: list[dict] | None = None, record: bool | str = "auto") -> TimingResult:
+                    per_pc: list[dict] | None = None, record: bool | str = "auto",
+                    merge_domain_of_sm: np.ndarray | None = None, merge_cap: int = 0) -> TimingResult:
     """Replay a launch's ExecutionTrace through the timing model; see the module docstring.
 
     record: keep the per-cycle record (TimingResult.record, for .cycle_view()): True, False, or
@@ -196,7 +200,11 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     and changes no result.
 
     per_pc (optional, LaunchReport.per_pc): the memory system's per-instruction counters; their
-    dram_bytes_read tells how many DRAM sectors each instruction's L2 misses fetched."""
+    dram_bytes_read tells how many DRAM sectors each instruction's L2 misses fetched.
+
+    merge_domain_of_sm / merge_cap (MemorySystem.merge_dom / merge_cap): with them (and
+    config.l2_merge_in_time) the L1 -> L2 read merging is redone on the issue cycles
+    (TimingResult.l2_merging; MemorySystem.apply_timed_merging applies it to the counters)."""
     t0 = time.perf_counter()
     cfg = config or default_config()
     if policy not in POLICIES:
@@ -222,7 +230,12 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     dram_pc = None
     if per_pc:
         dram_pc = {int(r["pc"]): float(r["dram_bytes_read"]) for r in per_pc if "dram_bytes_read" in r}
-    sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc, shadows)
+    sm_partition = None
+    if cfg.l2_partition_by_address:  # ASSUMED: the SMs of even merge domains (GPCs) sit near partition 0
+        sms = np.arange(gpu.num_sms, dtype=np.int64)
+        dom = merge_domain_of_sm if merge_domain_of_sm is not None and len(merge_domain_of_sm) else sms
+        sm_partition = np.asarray(dom, np.int64) % 2
+    sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc, shadows, sm_partition)
     W = len(sr.warp_off) - 1
     N = len(sr.e_pc)
     n_sub = gpu.sub_partitions_per_sm
@@ -319,8 +332,16 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                                    thr_reason=e_thr_rsn, warp_off=sr.warp_off, warp_slot=w_slot, warp_sm=warp_sm,
                                    warp_start=warp_start, warp_end=warp_end, cta_of_warp=cta_of_warp,
                                    n_sub=n_sub, linked=linked)
+    merging = None
+    if cfg.l2_merge_in_time and merge_domain_of_sm is not None and len(merge_domain_of_sm):
+        row_pc = np.isin(st.kind, ROW_KINDS)
+        # domains by the SM whose L1 missed (the functional engine's placement; the replay numbers
+        # its SMs in its own dispatch order)
+        merging = merge_in_time(sr, row_pc, e_issue, trace.sm_of_warp(), merge_domain_of_sm, merge_cap,
+                                cfg.l2_merge_window_hit_cycles, cfg.l2_merge_window_miss_cycles, len(st.kind))
     t3 = time.perf_counter()
     return TimingResult(metrics=metrics, sm_cycles=sm_active, timeline=timeline, stalls=stalls, cycles=cycles,
                         time_ns=time_ns, host_seconds=t3 - t0, stalls_per_pc=stall, issue_cycle=e_issue,
                         extra={"prepare_s": t1 - t0, "replay_s": t2 - t1, "post_s": t3 - t2,
-                               "warp_instructions": N, "policy": policy}, record=cycle_record)
+                               "warp_instructions": N, "policy": policy}, record=cycle_record,
+                        l2_merging=merging)

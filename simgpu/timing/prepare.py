@@ -59,6 +59,11 @@ class Streams:
     cta_warp0: np.ndarray  # int64 [C]: first warp id of each CTA
     cta_nwarps: np.ndarray  # int64 [C]
     n_ctas: int
+    # the global loads' L1 read misses, one per (entry, line): its row, the line, the sector masks
+    # (memory.l1.hierarchy_batch's g_info), for the in-time L2 merging (l2_merge.py)
+    miss_row: np.ndarray = None  # int64
+    miss_line: np.ndarray = None  # int64
+    miss_info: np.ndarray = None  # uint16
 
     def per_entry(self, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry (kind: the static
@@ -126,7 +131,7 @@ def _lower_bound(w, s, bucket_off, step_s):
 
 @njit(cache=True)
 def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off, step_pc, fwarps, active, dup,
-                use_fb, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp, dest, rows, miss_pc, g_row, g_pc,
+                use_fb, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp, dest, rows, miss_pc, g_row, g_pc, pos_row,
                 l2_tab, dram_tab, lat_shared, hit_l1, hit_local, lat_dram, spw, atom_k, merge_l1, merge_l2):
     """Every memory event's work (see build_streams), added straight into the memory row of each trace
     entry (flat, in step order) that it names: dest[q] is that entry's row in rows (-1: none, the
@@ -135,7 +140,8 @@ def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off
     the per-entry arrays). wfr holds the wavefronts of the shared events, sec/h1/h2 the sectors / L1
     hits / L2 hits of the others, each in event order. Also adds each event's DRAM sectors to
     miss_pc (per pc, integers: exact in any order) and lists the rows and pcs the non-shared events
-    touched (g_row, g_pc), for the scaling of their DRAM sectors.
+    touched (g_row, g_pc), for the scaling of their DRAM sectors; pos_row[p]: the row of the p-th warp
+    of the non-shared events (as sec counts them; -1: none).
 
     An event's warps are found by walking its step's warps (events list them in the step's order);
     where that fails (or a step lists a warp twice: dup), the entry is the first of the warp at or
@@ -262,6 +268,7 @@ def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off
         for i in range(k):
             j = idx[i]
             sc = sec[pg + i]
+            pos_row[pg + i] = j
             if op != OP_ST:
                 miss_pc[pcs[i]] += float(dm[i])
             if j < 0:
@@ -562,6 +569,48 @@ def _cta_layout(cta, n_ctas):
     return w0, nw, True
 
 
+@njit(cache=True, inline="always")
+def line_partition(line):
+    """The L2 partition (0/1) that holds a 128-byte line: an XOR fold of the line address (the real
+    hash is not documented; this one splits any run of lines and power-of-two strides evenly)."""
+    x = line ^ (line >> 7) ^ (line >> 13) ^ (line >> 19) ^ (line >> 29)
+    x ^= x >> 1
+    x ^= x >> 2
+    x ^= x >> 4
+    return x & 1
+
+
+@njit(cache=True)
+def _partition_latencies(rows, warp_row0, sm_of_warp, sm_partition, g_row, g_line, g_info,
+                         l2_near, l2_far, dram_near, dram_far):
+    """The latency of every row with L1 misses (groups g_row, sorted or not) from its own lines: an
+    L2 hit takes l2_near or l2_far, a DRAM fetch dram_near or dram_far (answered through the
+    line's partition: the H200's bimodal HBM latencies, see dram_latency), near when the line's
+    partition is the SM's; the row waits for its slowest line. A row's L1 hits (and the L1
+    hit-under-miss rule) do not take longer than that."""
+    W = warp_row0.shape[0] - 1
+    n_rows = rows.shape[0]
+    sm_row = np.empty(n_rows, np.int64)
+    for w in range(W):
+        for r in range(warp_row0[w], warp_row0[w + 1]):
+            sm_row[r] = sm_of_warp[w]
+    new = np.full(n_rows, -1.0)
+    for i in range(g_row.shape[0]):
+        r = g_row[i]
+        near = line_partition(g_line[i]) == sm_partition[sm_row[r]]
+        inf = np.int64(g_info[i])
+        dram = (inf & 15) & ~(inf >> 8) & 15
+        if dram:
+            v = dram_near if near else dram_far
+        else:
+            v = l2_near if near else l2_far
+        if v > new[r]:
+            new[r] = v
+    for r in range(n_rows):
+        if new[r] >= 0.0:
+            rows[r].lat = np.int32(np.rint(new[r]))
+
+
 def l2_latency(lines: np.ndarray, cfg: TimingConfig) -> np.ndarray:
     """Expected latency of the slowest of `lines` L2 lines, each near or far at random."""
     p_near = 1.0 - cfg.l2_far_fraction
@@ -605,7 +654,8 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     miss_pc = np.zeros(n_pc, np.float64)
     evs = [ev for ev in trace.memory if len(ev.warps)]
     if not evs:
-        return miss_pc, np.zeros(0, np.int64), np.zeros(0, np.int64), 0
+        z = np.zeros(0, np.int64)
+        return miss_pc, z, z, 0, (z, z, np.zeros(0, np.uint16))
     S = trace.n_steps
     shared = [ev.space == "shared" for ev in evs]
     ev_step = np.array([ev.step for ev in evs], np.int64)
@@ -637,13 +687,14 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     sm_of_warp = trace.sm_of_warp()
     g_row = np.empty(len(sec), np.int64)
     g_pc = np.empty(len(sec), np.int64)
+    pos_row = np.full(len(sec), -1, np.int64)
     z64 = np.zeros(0, np.int64)
     zi32 = np.zeros(0, np.int32)
     status = 1
     if ascending:  # no step lists a warp twice: walk the steps
         status, n_g = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off, step_pc, fwarps,
                                   active, False, False, z64, zi32, zi32, sm_of_warp, dest, rows, miss_pc, g_row, g_pc,
-                                  *consts)
+                                  pos_row, *consts)
     if status == 1:
         # some event's warps are not in its step's order, or a step lists a warp twice: start again,
         # with the warp-sorted order (the streams' stable counting sort) for the binary searches
@@ -655,16 +706,34 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
         dup = bool(_lists_a_warp_twice(counts, fwarps, n_buckets))
         status, n_g = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off, step_pc, fwarps,
                                   active, dup, True, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp, dest, rows,
-                                  miss_pc, g_row, g_pc, *consts)
+                                  miss_pc, g_row, g_pc, pos_row, *consts)
     if status != 0:
         raise IndexError("trace: a memory event names a (warp, step) after the last entry")
-    return miss_pc, g_row, g_pc, int(n_g)
+    return miss_pc, g_row, g_pc, int(n_g), _miss_groups(glob, pos_row)
+
+
+def _miss_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The global loads' L1-miss groups (MemoryEvent.miss_*) as (row, line, info), in event order,
+    those of entries without a row left out."""
+    base = np.zeros(len(glob) + 1, np.int64)
+    np.cumsum([len(ev.warps) for ev in glob], out=base[1:])
+    has = [i for i, ev in enumerate(glob) if ev.miss_warp is not None and len(ev.miss_warp)]
+    if not has:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.uint16)
+    pos = _flat([base[i] + glob[i].miss_warp.astype(np.int64) for i in has], np.int64)
+    line = _flat([glob[i].miss_line for i in has], np.int64)
+    info = _flat([glob[i].miss_info for i in has], np.uint16)
+    if pos.max() >= len(pos_row):
+        raise IndexError("trace: a load's L1-miss group names a warp outside its event")
+    row = pos_row[pos]
+    keep = row >= 0
+    return row[keep], line[keep], info[keep]
 
 
 def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,
                   clock_mhz: float, schedules: list[tuple[int, np.ndarray]] | None = None,
                   dram_bytes_per_pc: dict[int, float] | None = None,
-                  shadows: dict[int, int] | None = None) -> Streams:
+                  shadows: dict[int, int] | None = None, sm_partition: np.ndarray | None = None) -> Streams:
     """schedules: (block start pc, new pc order) per reordered basic block; dram_bytes_per_pc:
     DRAM bytes read per pc from the memory system (report.per_pc), which fixes how many sectors an
     L2 miss really fetched (64 B pairs); without it one sector per missed sector; shadows: if-converted
@@ -672,7 +741,9 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     branching around it, and a predicated-off SASS instruction still issues (ncu counts it in
     inst_executed, not in thread_inst_executed_pred_on): where a warp's trace jumped over a shadow,
     its instructions are put back as entries with no memory work, so the block's scheduled order
-    applies to that instance too."""
+    applies to that instance too. sm_partition: the L2 partition (0/1) each SM is near; with it a
+    global load whose L1 misses are known waits for the slowest of its lines, each near or far by
+    its address (_partition_latencies), instead of the expected slowest of so many lines."""
     W = trace.num_warps
     n_pc = len(st.kind)
     if trace.n_steps:
@@ -724,7 +795,7 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     _lay_rows(row_pc, pcs, fidx, m, warp_off, rows, dest, warp_row0)
     del fidx
     # the memory work, straight into the rows
-    miss_pc, g_row, g_pc, n_g = _memory_work(trace, cfg, clock_mhz, step_pc, counts, fwarps, active, ascending,
+    miss_pc, g_row, g_pc, n_g, groups = _memory_work(trace, cfg, clock_mhz, step_pc, counts, fwarps, active, ascending,
                                              n_buckets, dest, rows, n_pc)
     del dest
     # DRAM sectors per missed sector, per pc
@@ -734,6 +805,11 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
             if 0 <= pc < n_pc and miss_pc[pc] > 0:
                 factor[pc] = float(by) / cfg.sector_bytes / miss_pc[pc]
     _scale_rows(rows, g_row, g_pc, n_g, factor)
+    if sm_partition is not None and len(groups[0]):
+        gap = float(cfg.lat_l2_far - cfg.lat_l2_near)
+        dram_near = float(cfg.lat_dram) - gap * cfg.l2_far_fraction
+        _partition_latencies(rows, warp_row0, trace.sm_of_warp(), np.asarray(sm_partition, np.int64), *groups,
+                             float(cfg.lat_l2_near), float(cfg.lat_l2_far), dram_near, dram_near + gap)
     cta = trace.cta_of_warp()
     if W and (cta.min() < 0 or cta.max() >= n_ctas):
         raise IndexError("trace: a warp's CTA id is outside the grid")
@@ -741,7 +817,7 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     if not contiguous:
         # warps of a CTA must be contiguous ids (the engine lays a wave out CTA by CTA)
         raise ValueError("trace: warps of a CTA are not contiguous")
-    return Streams(pcs[:m], rows, warp_row0, warp_off, cta_warp0, cta_nwarps, n_ctas)
+    return Streams(pcs[:m], rows, warp_row0, warp_off, cta_warp0, cta_nwarps, n_ctas, *groups)
 
 
 # kinds that use the L1TEX path of their SM

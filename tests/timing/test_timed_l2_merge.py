@@ -1,0 +1,136 @@
+"""In-time L1 -> L2 read merging (simgpu.timing.l2_merge): exact answers on small cases, the
+reduction to the functional walk's rule when every miss issues in one cycle, and the launch path."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simgpu as sg
+from simgpu.memory.l1 import OP_LD, L1Caches, hierarchy_batch
+from simgpu.memory.l2 import C_L2_READ_MERGED, N_COUNTERS, L2Cache
+from simgpu.timing.l2_merge import merge_groups
+
+HIT, MISS = 75, 800  # windows (cycles) used below
+
+
+def _info(miss: int, sent: int, hit: int) -> int:
+    return miss | (sent << 4) | (hit << 8)
+
+
+def _timed(t, dom, line, info, cap=4):
+    n = len(t)
+    return merge_groups(np.asarray(t), np.asarray(dom), np.asarray(line), np.asarray(info, np.uint16),
+                        np.zeros(n, np.int64), cap, HIT, MISS, 1, 16)
+
+
+def test_same_cycle_same_domain_merges():
+    # two SMs of one domain miss sector 0 of line 5 in the same cycle: one L2 request
+    r = _timed([100, 100], [3, 3], [5, 5], [_info(1, 1, 0), _info(1, 0, 0)])
+    assert r.timed.sum() == 1 and r.functional.sum() == 1 and r.delta().sum() == 0
+
+
+def test_other_domain_never_merges():
+    r = _timed([100, 100], [3, 4], [5, 5], [_info(1, 1, 0), _info(1, 1, 1)])
+    assert r.timed.sum() == 0
+
+
+@pytest.mark.parametrize("gap, merged", [(0, 1), (HIT - 1, 1), (HIT, 0), (400, 0)])
+def test_l2_hit_window(gap, merged):
+    # the sector is in L2 (the functional walk saw an L2 hit, no DRAM fetch this launch)
+    r = _timed([10, 10 + gap], [2, 2], [9, 9], [_info(2, 2, 2), _info(2, 2, 2)])
+    assert r.timed.sum() == merged
+
+
+@pytest.mark.parametrize("gap, merged", [(0, 1), (500, 1), (MISS - 1, 1), (MISS, 0)])
+def test_dram_fetch_window(gap, merged):
+    # the first request fetches the sector from DRAM: a later miss joins until the data is back
+    r = _timed([10, 10 + gap], [2, 2], [9, 9], [_info(8, 8, 0), _info(8, 0, 8)])
+    assert r.timed.sum() == merged
+    assert r.delta().sum() == 1 - merged  # the functional walk merged the second one
+
+
+def test_other_domain_waits_for_the_fetch():
+    # domain 3 asks while domain 2's DRAM fetch is on its way: its own request stays open until the
+    # data is back, so a second SM of domain 3 joins it 300 cycles later (past the hit window)
+    r = _timed([0, 100, 400], [2, 3, 3], [1, 1, 1], [_info(1, 1, 0), _info(1, 1, 1), _info(1, 1, 1)])
+    assert r.timed.sum() == 1
+
+
+def test_cap_sms_per_request():
+    # six SMs of one domain in one cycle, at most four per request: two requests, four joined
+    r = _timed([7] * 6, [2] * 6, [4] * 6, [_info(1, 1, 0)] + [_info(1, 0, 0)] * 5)
+    assert r.timed.sum() == 4
+
+
+def test_lengths_must_agree():
+    with pytest.raises(ValueError, match="one per group"):
+        _timed([1, 2], [0, 0], [1, 1], [_info(1, 1, 0)])
+
+
+def test_sectors_are_separate():
+    # the second SM misses sectors 0 and 1; only sector 0 has an open request
+    r = _timed([0, 5], [2, 2], [3, 3], [_info(1, 1, 0), _info(3, 3, 0)])
+    assert r.timed.sum() == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 11), st.integers(0, 5), st.integers(0, 15)), min_size=1, max_size=40),
+       st.integers(0, 4))
+def test_one_cycle_equals_the_functional_walk(accesses, cap):
+    """Misses that all issue in one cycle merge in time exactly as the functional walk merged them
+    in one engine step (same domains, same cap, same order)."""
+    num_sms = 12
+    dom = np.arange(num_sms, dtype=np.int64) // 4  # three domains of four SMs
+    l1 = L1Caches(num_sms, 256 * 1024, 4)
+    l2 = L2Cache(1 << 20, 16)
+    k = len(accesses)
+    warp_sm = np.array([a[0] for a in accesses], np.int64)
+    g_warp = np.arange(k, dtype=np.int64)
+    g_line = np.array([a[1] for a in accesses], np.int64)
+    g_mask = np.array([a[2] for a in accesses], np.uint8)
+    h = 1 << (2 * k).bit_length()
+    ctr = np.zeros(N_COUNTERS, np.int64)
+    g_info = np.zeros(k, np.uint16)
+    hierarchy_batch(OP_LD, warp_sm, g_warp, g_line, g_mask, k, l1.tags, l1.valid, l1.lru, l1.nsets, l1.stamp,
+                    l2.tags, l2.valid, l2.dirty, l2.lru, l2.nsets, l2.fetch_pair, l2.write_hit, l2.stamp,
+                    ctr, np.zeros(k, np.int64), np.zeros(k, np.int64), dom, cap,
+                    np.full(h, -1, np.int64), np.zeros((h, 4), np.int64), np.zeros(h, np.uint8), g_info)
+    has = np.flatnonzero(g_info & 15)
+    r = merge_groups(np.zeros(len(has), np.int64), dom[warp_sm[has]], g_line[has], g_info[has],
+                     np.zeros(len(has), np.int64), cap, HIT, MISS, 1, 3)
+    assert r.functional.sum() == ctr[C_L2_READ_MERGED]
+    assert r.timed.sum() == r.functional.sum()
+
+
+SHARED_READ = r"""
+extern "C" __global__ void shared_read(const float* a, float* out, int n) {
+    float s = 0.0f;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) s += a[i];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s;
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_launch_applies_the_timed_merging(engine):
+    """Every CTA reads the same 16 KB: the counters after timing are the functional ones moved by
+    the timed merge count; without timing they are the functional walk's."""
+    f = sg.RawModule(code=SHARED_READ).get_function("shared_read")
+    n = 4096
+    a = sg.asarray(np.ones(n, np.float32))
+    out = sg.zeros(64 * 128, np.float32)
+    timed = f((64,), (128,), (a, out, np.int32(n)), engine=engine)
+    plain = f((64,), (128,), (a, out, np.int32(n)), engine=engine, timing=False)
+    key = "lts__t_sectors_srcunit_tex_op_read.sum"
+    mt, mp = timed.metrics, plain.metrics
+    assert mt["simgpu__l2_read_merging_in_time"] == 1.0 and mp["simgpu__l2_read_merging_in_time"] == 0.0
+    delta = int(timed.timing.l2_merging.delta().sum())
+    assert mt[key] == mp[key] + delta
+    merged = "simgpu__l1_miss_sectors_merged_before_l2.sum"
+    assert mt[key] + mt[merged] == mp[key] + mp[merged]  # every L1 read miss is a lookup or merged
+    assert mt["lts__t_sectors_op_read_lookup_hit.sum"] == mp["lts__t_sectors_op_read_lookup_hit.sum"] + delta
+    assert mt["dram__bytes_read.sum"] == mp["dram__bytes_read.sum"]
+    assert np.allclose(out.get(), n // 128)
+    ld = [r for r in timed.per_pc if r.get("l2_hits") is not None and r.get("requests")]
+    assert sum(r["l2_hits"] + r["l2_misses"] for r in ld) >= mt[key]
