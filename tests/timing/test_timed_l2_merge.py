@@ -134,3 +134,43 @@ def test_launch_applies_the_timed_merging(engine):
     assert np.allclose(out.get(), n // 128)
     ld = [r for r in timed.per_pc if r.get("l2_hits") is not None and r.get("requests")]
     assert sum(r["l2_hits"] + r["l2_misses"] for r in ld) >= mt[key]
+
+
+@pytest.mark.parametrize("stride", [1, 2, 4, 8, 32, 1024])
+def test_line_partition_splits_strides_evenly(stride):
+    """The address hash behind config.l2_partition_by_address puts half of any strided run of lines
+    in each partition (within 2 %)."""
+    from simgpu.timing.prepare import line_partition
+
+    lines = np.arange(4096, dtype=np.int64) * stride + 12345
+    share = np.mean([line_partition(x) for x in lines])
+    assert abs(share - 0.5) <= 0.02
+
+
+def test_partition_latencies_take_near_or_far():
+    """With l2_partition_by_address, a load's latency is that of its slowest line: near or far."""
+    import dataclasses
+
+    from simgpu.arch import get_preset
+    from simgpu.timing.config import default_config
+    from simgpu.timing.model import simulate_timing
+    from simgpu.timing.prepare import build_streams
+
+    f = sg.RawModule(code=SHARED_READ).get_function("shared_read")
+    a = sg.asarray(np.ones(4096, np.float32))
+    out = sg.zeros(64 * 128, np.float32)
+    rep = f((64,), (128,), (a, out, np.int32(4096)), trace=True, timing=False)
+    gpu = get_preset("h200")
+    cfg = dataclasses.replace(default_config(), l2_partition_by_address=True)
+    res = simulate_timing(rep.linked, rep.trace, gpu, grid=rep.grid, block=rep.block, ctas_per_sm=rep.ctas_per_sm,
+                          registers_per_thread=rep.registers_per_thread, config=cfg, per_pc=rep.per_pc)
+    assert res.cycles > 0
+    from simgpu.timing.isa import build_static
+
+    st = build_static(rep.linked, cfg)
+    sr = build_streams(rep.trace, st, cfg, 64, gpu.sm_clock_mhz, sm_partition=np.arange(gpu.num_sms) % 2)
+    lat = set(sr.rows["lat"][np.unique(sr.miss_row)].tolist())
+    near, far = cfg.lat_l2_near, cfg.lat_l2_far
+    gap = far - near
+    dram_near = cfg.lat_dram - gap * cfg.l2_far_fraction
+    assert lat and lat <= {near, far, int(np.rint(dram_near)), int(np.rint(dram_near + gap))}
