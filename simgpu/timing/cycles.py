@@ -6,7 +6,7 @@
     view.step()                                    # the next cycle; view.step(10): ten cycles on
     view.run_until(line=57)                        # the next cycle at which PTX line 57 issues
     view.warp(3)                                   # warp 3's history: cycle ranges and their states
-    view.states(sm=0, cycles=(1000, 1400))         # [warps, cycles] state codes (for pictures)
+    view.states(cycles=(1000, 1400))               # [warps, cycles] state codes of view.first_sm
 
 Two models, one launch. simgpu runs a launch twice over: first the *functional* engine executes
 every PTX instruction for every warp (values, masks, memory, counters; inspect its registers with
@@ -455,8 +455,15 @@ class CycleView:
         g0 = np.where(first, rec.warp_start[ew], rec.issue[np.maximum(idx - 1, 0)] + 1)
         return rec.issue - g0
 
-    def states(self, sm: int = 0, cycles: tuple[int, int] | None = None, warps=None):
-        """(warps, codes): the warps resident on `sm` during [a, b) (or the given warps), ordered by
+    @property
+    def first_sm(self) -> int:
+        """The SM the launch's first CTA ran on (the block scheduler's first SM: 124 on the H200,
+        core/dispatch.py), where the pictures look by default."""
+        rec = self.record
+        return int(rec.warp_sm[0]) if len(rec.warp_sm) else 0
+
+    def states(self, sm: int | None = None, cycles: tuple[int, int] | None = None, warps=None):
+        """(warps, codes): the warps resident on `sm` (default: first_sm) during [a, b) (or the given warps), ordered by
         sub-partition then warp, and an int8 [len(warps), b - a] array of their state codes
         (NOT_RESIDENT = -1 where a warp is not on the SM)."""
         rec = self.record
@@ -464,6 +471,8 @@ class CycleView:
         if b <= a:
             raise ValueError("cycles=(a, b) needs a < b")
         if warps is None:
+            if sm is None:
+                sm = self.first_sm
             sel = (rec.warp_sm == sm) & (rec.warp_start < b) & (rec.warp_end > a)
             warps = np.flatnonzero(sel)
             warps = warps[np.lexsort((warps, rec.warp_slot[warps] % rec.n_sub))]

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from simgpu.core.dispatch import sm_order
 from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.isa import (
     K_ALU,
@@ -265,7 +266,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     cycles = replay(st.kind, st.pipe, st.lat, st.ii, st.sb, st.src, st.dst, st.n_regs,
                     sr.e_pc, sr.rows, sr.warp_row0,
                     sr.warp_off, sr.cta_warp0, sr.cta_nwarps,
-                    num_sms, ctas_per_sm, wpc, n_sub, POLICIES[policy],
+                    num_sms, sm_order(num_sms), ctas_per_sm, wpc, n_sub, POLICIES[policy],
                     cfg.cta_dispatch_ns * clock_ghz, bar_lat, cfg.lsu_queue_cycles, cfg.mio_queue_cycles,
                     cfg.lat_branch, cfg.l1_wavefronts_per_cycle, l2_rate, dram_rate, atom_rate,
                     float(cfg.load_window_cycles),

@@ -162,7 +162,7 @@ def _activate(act_sm, n_act, sm):
 def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            e_pc, rows, warp_row0,
            warp_off, cta_warp0, cta_nwarps,
-           num_sms, ctas_per_sm, wpc, n_sub, policy,
+           num_sms, sm_order, ctas_per_sm, wpc, n_sub, policy,
            dispatch_interval, bar_lat, lsu_q, mio_q, lat_branch,
            l1_rate, l2_rate, dram_rate, atom_rate,
            load_win, dram_u, dram_x, l2_u, l2_x,
@@ -219,12 +219,16 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     t = np.int64(0)
     while True:
         # ------------------------------------------------------------ CTA dispatch
+        # the SM with the most free CTA slots, scanning the block scheduler's SM order (sm_order,
+        # core/dispatch.py) from after the last one used: the first round lands where the
+        # functional engine put each CTA (so the SM ids of the timeline and of the L1s agree)
         while next_cta < C and disp_time <= t:
             best = -1
+            best_pos = 0
             best_free = 0
             best_cs = -1
             for k in range(num_sms):
-                sm = (rr + k) % num_sms
+                sm = sm_order[(rr + k) % num_sms]
                 nfree = 0
                 first = -1
                 for cs in range(ctas_per_sm):
@@ -236,6 +240,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 if nfree > best_free:
                     best_free = nfree
                     best = sm
+                    best_pos = (rr + k) % num_sms
                     best_cs = first
                     if nfree == ctas_per_sm:
                         break
@@ -249,7 +254,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 break
             c = next_cta
             next_cta += 1
-            rr = (best + 1) % num_sms
+            rr = (best_pos + 1) % num_sms
             g = best * ctas_per_sm + best_cs
             cslot_cta[g] = c
             cslot_free_at[g] = 0

@@ -8,7 +8,7 @@
     simgpu.viz.roofline(report, gpu="h200")              # the preset's roofline, the kernel on it
     simgpu.viz.occupancy(report)                         # which limit binds
     simgpu.viz.timeline(report, timing=True)             # warps over cycles (timing model) or steps
-    simgpu.viz.scheduler_timeline(report, sm=0)          # one SM's warps per scheduler, state per cycle
+    simgpu.viz.scheduler_timeline(report)                # one SM's warps per scheduler, state per cycle
     simgpu.viz.export_perfetto(report, "k.json")         # open in ui.perfetto.dev
 """
 

@@ -696,12 +696,13 @@ def _reason_colors(names):
 # --------------------------------------------------------------------------------- scheduler timeline
 
 
-def scheduler_timeline(view, sm: int = 0, cycles: tuple[int, int] | None = None, mark: int | None = None,
+def scheduler_timeline(view, sm: int | None = None, cycles: tuple[int, int] | None = None, mark: int | None = None,
                        max_warps: int = 64):
     """Each warp of one SM, cycle by cycle, coloured by its state (ncu's names), grouped by scheduler.
 
     view: a CycleView (report.timing.cycle_view(), stepper.cycles()), or a LaunchReport / TimingResult
-    to take one from. One row per warp resident on `sm` during cycles=(a, b) (default: the first 600
+    to take one from. One row per warp resident on `sm` (default: the SM of the launch's first CTA,
+    view.first_sm) during cycles=(a, b) (default: the first 600
     cycles of that SM), in blocks of the SM's sub-partitions, each one scheduler issuing at most one
     warp per cycle (dark green: selected). mark: a cycle to draw a line at (default: the view's cursor,
     once moved, when it lies in the range). `simgpu.viz.pictures.scheduler_timeline`.
@@ -717,6 +718,8 @@ def scheduler_timeline(view, sm: int = 0, cycles: tuple[int, int] | None = None,
             raise ValueError("scheduler_timeline() needs a CycleView, a TimingResult or a LaunchReport with timing")
         view = timing.cycle_view()
     rec = view.record
+    if sm is None:
+        sm = view.first_sm
     if cycles is None:
         on = rec.warp_sm == sm
         a = int(rec.warp_start[on].min()) if on.any() else 0

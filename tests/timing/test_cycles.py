@@ -67,7 +67,8 @@ def test_one_state_per_cycle_while_resident(rep):
         s, e = seg["start"][m], seg["end"][m]
         assert s[0] == rec.warp_start[w] and e[-1] == rec.warp_end[w]
         assert np.array_equal(s[1:], e[:-1])  # contiguous, no overlap, no hole
-    warps, codes = v.states(sm=0, cycles=(0, v.cycles))
+    warps, codes = v.states(cycles=(0, v.cycles))  # the first CTA's SM
+    assert len(warps) > 0
     for i, w in enumerate(warps):
         inside = codes[i, rec.warp_start[w]:rec.warp_end[w]]
         assert (inside != NOT_RESIDENT).all()
@@ -161,6 +162,6 @@ def test_scheduler_timeline_picture(rep):
 
     v = rep.timing.cycle_view()
     v.run_until(line=_lines(rep, "fma")[0])
-    fig = scheduler_timeline(v, sm=0, cycles=(v.cycle - 50, v.cycle + 50))
+    fig = scheduler_timeline(v, cycles=(v.cycle - 50, v.cycle + 50))  # the first CTA's SM
     assert fig.axes and len(fig.axes[0].get_yticklabels()) == 8
     assert scheduler_timeline(rep) is not None
