@@ -54,18 +54,40 @@ class MergeCounts:
 
 
 @njit(cache=True)
-def _row_times(row_pc, e_pc, warp_off, warp_row0, e_issue, warp_sm, t_row, sm_row, pc_row):
-    """Issue cycle, SM and pc of every memory row (rows are the ROW_KINDS entries, in entry order)."""
+def _group_times(row_pc, e_pc, warp_off, warp_row0, e_issue, warp_sm, g_row, by_row, t_g, sm_g, pc_g):
+    """Issue cycle, SM and pc of the entry that owns each group's memory row (rows are the ROW_KINDS
+    entries, in entry order; by_row: the groups sorted by row). Returns how many groups were found."""
     W = warp_off.shape[0] - 1
+    G = by_row.shape[0]
+    p = 0
     for w in range(W):
+        if p >= G:
+            break
+        if g_row[by_row[p]] >= warp_row0[w + 1]:
+            continue  # no group in this warp's rows
         r = warp_row0[w]
         for e in range(warp_off[w], warp_off[w + 1]):
-            p = e_pc[e]
-            if row_pc[p]:
-                t_row[r] = e_issue[e]
-                sm_row[r] = warp_sm[w]
-                pc_row[r] = p
+            pc = e_pc[e]
+            if row_pc[pc]:
+                while p < G and g_row[by_row[p]] == r:
+                    g = by_row[p]
+                    t_g[g] = e_issue[e]
+                    sm_g[g] = warp_sm[w]
+                    pc_g[g] = pc
+                    p += 1
                 r += 1
+    return p
+
+
+@njit(cache=True)
+def _dram_sectors(line_idx, info, n_lines):
+    """Per line, the sectors the functional walk fetched from DRAM (load misses not served by an
+    L2 hit)."""
+    out = np.zeros(n_lines, np.int64)
+    for g in range(line_idx.shape[0]):
+        inf = info[g]
+        out[line_idx[g]] |= (inf & 15) & ~(inf >> 8) & 15
+    return out
 
 
 @njit(cache=True, inline="always")
@@ -147,20 +169,19 @@ def merge_in_time(streams, row_pc: np.ndarray, e_issue: np.ndarray, warp_sm: np.
     if len(streams.miss_row) == 0:
         zero = np.zeros(n_pc, np.int64)
         return MergeCounts(zero, zero.copy(), 0)
-    n_rows = len(streams.rows)
-    t_row = np.full(n_rows, -1, np.int64)
-    sm_row = np.zeros(n_rows, np.int64)
-    pc_row = np.zeros(n_rows, np.int64)
-    _row_times(row_pc, streams.e_pc, streams.warp_off, streams.warp_row0, e_issue, warp_sm, t_row, sm_row, pc_row)
-    rows = streams.miss_row
-    t_g = t_row[rows]
-    if t_g.min() < 0:
+    rows = np.asarray(streams.miss_row, np.int64)
+    G = len(rows)
+    t_g = np.full(G, -1, np.int64)
+    sm_g = np.zeros(G, np.int64)
+    pc_g = np.zeros(G, np.int64)
+    found = _group_times(row_pc, streams.e_pc, streams.warp_off, streams.warp_row0, e_issue, warp_sm, rows,
+                         np.argsort(rows, kind="stable"), t_g, sm_g, pc_g)
+    if found != G or t_g.min() < 0:
         raise ValueError("timing: a load with L1 misses was never issued by the replay")
-    sm_g = sm_row[rows]
     if sm_g.max() >= len(merge_dom):
         raise ValueError("timing: an SM outside the merge domains")
     dom_g = np.asarray(merge_dom, np.int64)[sm_g]
-    return merge_groups(t_g, dom_g, streams.miss_line, streams.miss_info, pc_row[rows], int(cap),
+    return merge_groups(t_g, dom_g, streams.miss_line, streams.miss_info, pc_g, int(cap),
                         window_hit, window_miss, n_pc, int(np.max(merge_dom)) + 1)
 
 
@@ -177,11 +198,9 @@ def merge_groups(t: np.ndarray, domain: np.ndarray, line: np.ndarray, info: np.n
         return MergeCounts(zero, zero.copy(), 0)
     lines, line_idx = np.unique(np.asarray(line, np.int64), return_inverse=True)
     info = np.asarray(info).astype(np.int64)
-    # the sectors the functional walk fetched from DRAM (a load miss not served by an L2 hit)
-    dram_mask = np.zeros(len(lines), np.int64)
-    np.bitwise_or.at(dram_mask, line_idx, (info & 15) & ~(info >> 8) & 15)
+    dram_mask = _dram_sectors(line_idx.astype(np.int64), info, len(lines))
     order = np.argsort(np.asarray(t, np.int64), kind="stable")
-    buckets = 1 << max(10, min(18, int(n // 4).bit_length()))
+    buckets = 1 << max(10, min(14, int(n // 4).bit_length()))  # open requests are few: a window is <= ~1k cycles
     keys = np.full((buckets, _WAYS), -1, np.int64)
     ends = np.full((buckets, _WAYS, 4), -1, np.int64)
     cnts = np.zeros((buckets, _WAYS, 4), np.int32)
