@@ -63,8 +63,21 @@ H200_DISPATCH_ORDER: tuple[int, ...] = tuple(
 
 H200_MERGE_MAX_SMS = 4
 
+# The two L2 partitions: which SMs sit near which (benchmarks/microbench/l2_partition, first_touch.cu,
+# H200, 2026-11-30). After one SM (124) pulled 65,536 lines into L2, every SM's first ld.cg of each
+# line took 296 cycles (271-328) or 474 (433-509); 66 SMs saw the slow kind for exactly half of the
+# lines, the other 66 for none: GPCs 1, 2, 3 and 7 are on the far side of SM 124's partition.
+H200_L2_SIDE_1_GPCS = (1, 2, 3, 7)
+H200_L2_SIDE: tuple[int, ...] = tuple(
+    1 if any(s in H200_GPCS[g] for g in H200_L2_SIDE_1_GPCS) else 0 for s in range(132))
+# Which partition holds a line (same run): the parity of byte-address bits 12, 13, 15, 17 and 19,
+# XOR a constant per 2 MB page (physical address bits above 20, unknown to simgpu): exact for all
+# 64,046 lines whose side the run showed, in each of the four 2 MB pages of the 8 MB buffer.
+H200_L2_HOME_BITS = (12, 13, 15, 17, 19)
+
 assert sorted(H200_DISPATCH_ORDER) == list(range(132))
 assert sorted(s for d in H200_MERGE_DOMAINS for s in d) == list(range(132))
+assert sum(H200_L2_SIDE) == 66
 
 
 def domain_of_sm(domains, num_sms: int):

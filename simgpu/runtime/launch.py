@@ -222,6 +222,8 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
     if timing and not memory_counters:
         raise LaunchError("the timing model needs the memory counters (memory_counters=True)")
     recorder = ExecutionTrace() if (trace or timing) else None
+    if recorder is not None:
+        recorder.heap_bases = np.asarray(dev.heap.bases, np.int64)
     engine_cls = _engine_class(engine)
     engine = engine_cls(lk, dev.heap, kernel.module.const_buffer(), kparams, g, b, total_shared, shared_mem,
                     ctas_per_wave=occ.ctas_per_sm * cfg.num_sms, num_sms=cfg.num_sms, memsys=memsys,

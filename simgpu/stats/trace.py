@@ -48,6 +48,9 @@ class ExecutionTrace:
         self.warp_cta: list[np.ndarray] = []  # per wave: CTA id of each warp
         self.warp_sm: list[np.ndarray] = []  # per wave: SM of each warp
         self.wave_base: list[int] = []
+        # start addresses of the global allocations at the launch (sorted): the timing model takes
+        # a line's L2 partition from its offset in its allocation (timing/l2_sides.py)
+        self.heap_bases: np.ndarray | None = None
 
     def add_wave(self, base: int, cta_of_warp_global: np.ndarray, sm_of_warp: np.ndarray) -> None:
         self.wave_base.append(base)

@@ -16,6 +16,8 @@ import json
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+from simgpu.memory.topology import H200_L2_SIDE
+
 MEASUREMENTS = Path(__file__).resolve().parents[1] / "arch" / "h200_measurements.json"
 
 
@@ -64,17 +66,21 @@ class TimingConfig:
     lat_l2_near: int = 280  # latency_l2_hit_cycles 279.6 (<= 24 MB working set)
     lat_l2_far: int = 515  # latency_l2_far_cycles 514.9 (40-58 MB working set)
     lat_dram: int = 656  # latency_hbm_cycles 655.8 (.cg chase over 128 MB after an L2 flush)
-    # the trace has no addresses: an L2 access goes to the near or the far partition with
+    # where the trace has no line addresses (stores, atomics, local memory, or with
+    # l2_near_far_by_address off): an L2 access goes to the near or the far partition with
     # probability 1/2 each (H200 L2 = two partitions; the 32 MB chase measured 47 % / 53 %), and a
     # warp instruction waits for the slowest of its lines: expected latency = near + (far - near)
     # * (1 - 0.5^lines). One line gives 397 cycles (the 32 MB mixed chase measured 394).
     l2_far_fraction: float = 0.5
-    # where the functional walk recorded a global load's L1-miss lines, each line near or far by its
-    # address (prepare.line_partition) and the SM's partition (ASSUMED: even GPCs near partition 0)
-    # instead of the expectation. Off: on the calibration gemms it moved the kernel time from +17.5 %
-    # to +35 % (gemm_naive) and from -1.4 % to +5.6 % (gemm_tiled), and the L2 read sectors from
-    # -30.9 % to -25.7 % and from -18.6 % to -15.9 % (2026-11-30): the drift it adds is not the H200's.
-    l2_partition_by_address: bool = False
+    # where the functional walk recorded a global load's L1-miss lines, each line is near or far by
+    # its home partition, the SM's side and whether that side loaded it before (l2_sides.py;
+    # benchmarks/microbench/l2_partition: home = parity of address bits 12,13,15,17,19; GPCs 1,2,3,7
+    # on one side; a second load of a line from the far side is near), instead of the expectation.
+    # Against the recorded H200 run (validation/, ncu medians, 2026-11-30): the 17 program launches'
+    # kernel-time error 15.8 % -> 14.7 %, the 10 calibration kernels 13.4 % -> 14.6 % (gemm_naive
+    # +21 % -> +33 %), L2 read sectors of the calibration gemms -31 / -19 % -> -23 / -6 %.
+    l2_near_far_by_address: bool = True
+    l2_sm_side: tuple[int, ...] | None = H200_L2_SIDE  # per SM (used where its length is num_sms)
     lat_const: int = 32  # ASSUMED: constant-cache hit = L1 hit latency (not measured)
 
     # ---------------------------------------------------------------- memory bandwidths

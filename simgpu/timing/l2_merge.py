@@ -24,8 +24,11 @@ Not modelled: ncu counts a lookup that finds the sector's fetch still on its way
 H200's gemm_tiled has 26.5k L2 sector misses for 16.5k sectors read from DRAM); counting those here
 made the gemms' L2 hit rates 23-41 % (H200 84-89 %), because the replay's SMs run far closer to
 lock step than the H200's, so every domain's request lands inside the fetch.
-The latencies the replay used are not changed (a joined miss there waits as the functional walk
-said); see the module docstring of prepare.py for how it approximates waiting on another request.
+The latencies the replay used are not changed by the merging. What spreads the SMs apart in time,
+and so decides how much merges, is mostly the near/far L2 latency of each line in issue order
+(l2_sides.py): whoever loads a line first from its side pays the far trip. With it the calibration
+gemms' first-round CTAs end a median 910 (gemm_naive) / 2,862 (gemm_tiled) cycles apart (H200:
+500-1,200 / 200-500), against 25 / 63 with the expected-latency rule.
 """
 
 from __future__ import annotations
@@ -182,13 +185,16 @@ def merge_in_time(streams, row_pc: np.ndarray, e_issue: np.ndarray, warp_sm: np.
         raise ValueError("timing: an SM outside the merge domains")
     dom_g = np.asarray(merge_dom, np.int64)[sm_g]
     return merge_groups(t_g, dom_g, streams.miss_line, streams.miss_info, pc_g, int(cap),
-                        window_hit, window_miss, n_pc, int(np.max(merge_dom)) + 1)
+                        window_hit, window_miss, n_pc, int(np.max(merge_dom)) + 1,
+                        (streams.miss_line_idx, streams.n_miss_lines))
 
 
 def merge_groups(t: np.ndarray, domain: np.ndarray, line: np.ndarray, info: np.ndarray, pc: np.ndarray,
-                 cap: int, window_hit: int, window_miss: int, n_pc: int, n_domains: int) -> MergeCounts:
+                 cap: int, window_hit: int, window_miss: int, n_pc: int, n_domains: int,
+                 line_index: tuple[np.ndarray, int] | None = None) -> MergeCounts:
     """The merging of L1-miss groups (one per warp instruction and line; info as hierarchy_batch's
-    g_info) issued at cycles t from SMs of merge domains `domain` (ties: in the given order)."""
+    g_info) issued at cycles t from SMs of merge domains `domain` (ties: in the given order).
+    line_index: (index of each group's line among the distinct lines, their number), if known."""
     n = len(t)
     if not len(domain) == len(line) == len(info) == len(pc) == n:
         raise ValueError(f"merge_groups: t, domain, line, info and pc need one per group, got "
@@ -196,15 +202,19 @@ def merge_groups(t: np.ndarray, domain: np.ndarray, line: np.ndarray, info: np.n
     if n == 0:
         zero = np.zeros(n_pc, np.int64)
         return MergeCounts(zero, zero.copy(), 0)
-    lines, line_idx = np.unique(np.asarray(line, np.int64), return_inverse=True)
+    if line_index is None or line_index[0] is None:
+        lines, line_idx = np.unique(np.asarray(line, np.int64), return_inverse=True)
+        n_lines = len(lines)
+    else:
+        line_idx, n_lines = line_index
     info = np.asarray(info).astype(np.int64)
-    dram_mask = _dram_sectors(line_idx.astype(np.int64), info, len(lines))
+    dram_mask = _dram_sectors(line_idx.astype(np.int64), info, n_lines)
     order = np.argsort(np.asarray(t, np.int64), kind="stable")
     buckets = 1 << max(10, min(14, int(n // 4).bit_length()))  # open requests are few: a window is <= ~1k cycles
     keys = np.full((buckets, _WAYS), -1, np.int64)
     ends = np.full((buckets, _WAYS, 4), -1, np.int64)
     cnts = np.zeros((buckets, _WAYS, 4), np.int32)
-    fetch_ready = np.full((len(lines), 4), -1, np.int64)
+    fetch_ready = np.full((n_lines, 4), -1, np.int64)
     merged_f = np.zeros(n_pc, np.int64)
     merged_t = np.zeros(n_pc, np.int64)
     evicted = _merge_in_time(order, np.asarray(t, np.int64), np.asarray(domain, np.int64),

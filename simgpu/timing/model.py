@@ -39,6 +39,7 @@ from simgpu.timing.isa import (
     schedule_block,
 )
 from simgpu.timing.l2_merge import MergeCounts, merge_in_time
+from simgpu.timing.l2_sides import group_codes
 from simgpu.timing.prepare import ROW_KINDS, build_streams
 from simgpu.timing.replay import N_REASONS, replay
 
@@ -183,6 +184,31 @@ def _resident_per_bin(warp_start, warp_end, warp_sm, edges, num_sms):
     return out
 
 
+def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases) -> tuple:
+    """The replay's `sides` tuple (replay.py, l2_sides.py): the L1-miss groups sorted by row, their
+    line index and home/DRAM code, each warp's first group, the SMs' sides and the latencies; an
+    empty one (same types) when near/far lines are off or nothing missed. heap_bases: the start of
+    each global allocation (the home partition is taken from a line's offset in its allocation)."""
+    W = len(sr.warp_off) - 1
+    gap = cfg.lat_l2_far - cfg.lat_l2_near
+    dram_near = int(np.rint(cfg.lat_dram - gap * cfg.l2_far_fraction))
+    lats = (int(cfg.lat_l2_near), int(cfg.lat_l2_far), dram_near, dram_near + int(gap))
+    if sm_side is None or sr.miss_row is None or not len(sr.miss_row):
+        z = np.zeros(0, np.int64)
+        return (False, z, z, np.zeros(0, np.int8), np.zeros(W, np.int64), np.zeros(num_sms, np.int64)) + lats + (1,)
+    order = np.argsort(sr.miss_row, kind="stable")
+    g_row = np.ascontiguousarray(sr.miss_row[order], np.int64)
+    g_li = np.ascontiguousarray(sr.miss_line_idx[order], np.int64)
+    g_line = sr.miss_line[order]
+    if heap_bases is not None and len(heap_bases):
+        bases = np.sort(np.asarray(heap_bases, np.int64)) >> 7
+        i = np.searchsorted(bases, g_line, side="right") - 1
+        g_line = np.where(i >= 0, g_line - bases[np.maximum(i, 0)], g_line)
+    g_code = group_codes(g_line, sr.miss_info[order])
+    g_warp0 = np.searchsorted(g_row, sr.warp_row0[:-1]).astype(np.int64)
+    return (True, g_row, g_li, g_code, g_warp0, np.asarray(sm_side, np.int64)) + lats + (max(1, sr.n_miss_lines),)
+
+
 def _dim3(x):
     if isinstance(x, (int, np.integer)):
         x = (int(x),)
@@ -231,12 +257,11 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     dram_pc = None
     if per_pc:
         dram_pc = {int(r["pc"]): float(r["dram_bytes_read"]) for r in per_pc if "dram_bytes_read" in r}
-    sm_partition = None
-    if cfg.l2_partition_by_address:  # ASSUMED: the SMs of even merge domains (GPCs) sit near partition 0
-        sms = np.arange(gpu.num_sms, dtype=np.int64)
-        dom = merge_domain_of_sm if merge_domain_of_sm is not None and len(merge_domain_of_sm) else sms
-        sm_partition = np.asarray(dom, np.int64) % 2
-    sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc, shadows, sm_partition)
+    sm_side = None  # the measured partition sides (l2_sides.py), where they fit this GPU
+    if cfg.l2_near_far_by_address and cfg.l2_sm_side is not None and len(cfg.l2_sm_side) == gpu.num_sms:
+        sm_side = np.asarray(cfg.l2_sm_side, np.int64)
+    sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc, shadows)
+    sides = _side_inputs(sr, cfg, sm_side, gpu.num_sms, trace.heap_bases)
     W = len(sr.warp_off) - 1
     N = len(sr.e_pc)
     n_sub = gpu.sub_partitions_per_sm
@@ -273,7 +298,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     np.asarray(cfg.dram_load_util, np.float64), np.asarray(cfg.dram_load_extra_cycles, np.float64),
                     np.asarray(cfg.l2_load_util, np.float64), np.asarray(cfg.l2_load_extra_cycles, np.float64),
                     e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
-                    rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot)
+                    rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, sides)
     t2 = time.perf_counter()
     cycles = int(cycles)
     overhead_cycles = cfg.launch_overhead_ns * clock_ghz

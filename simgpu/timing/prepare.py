@@ -64,6 +64,8 @@ class Streams:
     miss_row: np.ndarray = None  # int64
     miss_line: np.ndarray = None  # int64
     miss_info: np.ndarray = None  # uint16
+    miss_line_idx: np.ndarray = None  # int64: index of the line among the distinct ones
+    n_miss_lines: int = 0
 
     def per_entry(self, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry (kind: the static
@@ -569,48 +571,6 @@ def _cta_layout(cta, n_ctas):
     return w0, nw, True
 
 
-@njit(cache=True, inline="always")
-def line_partition(line):
-    """The L2 partition (0/1) that holds a 128-byte line: an XOR fold of the line address (the real
-    hash is not documented; this one splits any run of lines and power-of-two strides evenly)."""
-    x = line ^ (line >> 7) ^ (line >> 13) ^ (line >> 19) ^ (line >> 29)
-    x ^= x >> 1
-    x ^= x >> 2
-    x ^= x >> 4
-    return x & 1
-
-
-@njit(cache=True)
-def _partition_latencies(rows, warp_row0, sm_of_warp, sm_partition, g_row, g_line, g_info,
-                         l2_near, l2_far, dram_near, dram_far):
-    """The latency of every row with L1 misses (groups g_row, sorted or not) from its own lines: an
-    L2 hit takes l2_near or l2_far, a DRAM fetch dram_near or dram_far (answered through the
-    line's partition: the H200's bimodal HBM latencies, see dram_latency), near when the line's
-    partition is the SM's; the row waits for its slowest line. A row's L1 hits (and the L1
-    hit-under-miss rule) do not take longer than that."""
-    W = warp_row0.shape[0] - 1
-    n_rows = rows.shape[0]
-    sm_row = np.empty(n_rows, np.int64)
-    for w in range(W):
-        for r in range(warp_row0[w], warp_row0[w + 1]):
-            sm_row[r] = sm_of_warp[w]
-    new = np.full(n_rows, -1.0)
-    for i in range(g_row.shape[0]):
-        r = g_row[i]
-        near = line_partition(g_line[i]) == sm_partition[sm_row[r]]
-        inf = np.int64(g_info[i])
-        dram = (inf & 15) & ~(inf >> 8) & 15
-        if dram:
-            v = dram_near if near else dram_far
-        else:
-            v = l2_near if near else l2_far
-        if v > new[r]:
-            new[r] = v
-    for r in range(n_rows):
-        if new[r] >= 0.0:
-            rows[r].lat = np.int32(np.rint(new[r]))
-
-
 def l2_latency(lines: np.ndarray, cfg: TimingConfig) -> np.ndarray:
     """Expected latency of the slowest of `lines` L2 lines, each near or far at random."""
     p_near = 1.0 - cfg.l2_far_fraction
@@ -733,7 +693,7 @@ def _miss_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarra
 def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,
                   clock_mhz: float, schedules: list[tuple[int, np.ndarray]] | None = None,
                   dram_bytes_per_pc: dict[int, float] | None = None,
-                  shadows: dict[int, int] | None = None, sm_partition: np.ndarray | None = None) -> Streams:
+                  shadows: dict[int, int] | None = None) -> Streams:
     """schedules: (block start pc, new pc order) per reordered basic block; dram_bytes_per_pc:
     DRAM bytes read per pc from the memory system (report.per_pc), which fixes how many sectors an
     L2 miss really fetched (64 B pairs); without it one sector per missed sector; shadows: if-converted
@@ -741,9 +701,8 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     branching around it, and a predicated-off SASS instruction still issues (ncu counts it in
     inst_executed, not in thread_inst_executed_pred_on): where a warp's trace jumped over a shadow,
     its instructions are put back as entries with no memory work, so the block's scheduled order
-    applies to that instance too. sm_partition: the L2 partition (0/1) each SM is near; with it a
-    global load whose L1 misses are known waits for the slowest of its lines, each near or far by
-    its address (_partition_latencies), instead of the expected slowest of so many lines."""
+    applies to that instance too. The global loads' L1-miss groups go into Streams.miss_* (for the
+    replay's near/far lines, l2_sides.py, and the in-time merging, l2_merge.py)."""
     W = trace.num_warps
     n_pc = len(st.kind)
     if trace.n_steps:
@@ -805,11 +764,9 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
             if 0 <= pc < n_pc and miss_pc[pc] > 0:
                 factor[pc] = float(by) / cfg.sector_bytes / miss_pc[pc]
     _scale_rows(rows, g_row, g_pc, n_g, factor)
-    if sm_partition is not None and len(groups[0]):
-        gap = float(cfg.lat_l2_far - cfg.lat_l2_near)
-        dram_near = float(cfg.lat_dram) - gap * cfg.l2_far_fraction
-        _partition_latencies(rows, warp_row0, trace.sm_of_warp(), np.asarray(sm_partition, np.int64), *groups,
-                             float(cfg.lat_l2_near), float(cfg.lat_l2_far), dram_near, dram_near + gap)
+    g_row, g_line, g_info = groups
+    lines, g_line_idx = np.unique(g_line, return_inverse=True)
+    g_line_idx = g_line_idx.astype(np.int64)
     cta = trace.cta_of_warp()
     if W and (cta.min() < 0 or cta.max() >= n_ctas):
         raise IndexError("trace: a warp's CTA id is outside the grid")
@@ -817,7 +774,8 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     if not contiguous:
         # warps of a CTA must be contiguous ids (the engine lays a wave out CTA by CTA)
         raise ValueError("trace: warps of a CTA are not contiguous")
-    return Streams(pcs[:m], rows, warp_row0, warp_off, cta_warp0, cta_nwarps, n_ctas, *groups)
+    return Streams(pcs[:m], rows, warp_row0, warp_off, cta_warp0, cta_nwarps, n_ctas, g_row, g_line, g_info,
+                   g_line_idx, len(lines))
 
 
 # kinds that use the L1TEX path of their SM

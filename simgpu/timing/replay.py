@@ -9,7 +9,9 @@ out when it changes (at its issue, arrival, barrier release), not at every scan,
 grows with issued instructions and busy SMs, not with idle cycles or the size of the GPU.
 All times are known at issue: a memory instruction reserves its L1TEX cycles on its SM and its
 sectors in the L2/DRAM token queues when it issues, so its completion time (queueing delay +
-where-it-hit latency) is fixed then.
+where-it-hit latency) is fixed then. A global load whose L1-miss lines are known takes the latency
+of its slowest line, near or far in the L2 by the line's home, the SM's side and what that side
+loaded before, in issue order (`sides`, l2_sides.py).
 
 Stall accounting is O(1) per issue: the cycles a warp spent between two issues are split into
 the part before its operands / barrier / branch were ready (wait, short_scoreboard,
@@ -63,6 +65,7 @@ from simgpu.timing.isa import (
     SB_LONG,
     SB_SHORT,
 )
+from simgpu.timing.l2_sides import side_latency
 
 INF = np.int64(1) << np.int64(62)
 N_REASONS = 13
@@ -86,6 +89,7 @@ F_RSN = 11
 F_PC = 12
 F_AGE = 13
 F_G = 14
+F_GRP = 15  # the warp's next L1-miss group (near/far L2 lines, l2_sides.py)
 NF = 16  # 16 int32: 64 bytes, one line
 
 
@@ -167,8 +171,17 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            l1_rate, l2_rate, dram_rate, atom_rate,
            load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
-           rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot):
+           rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot,
+           sides):
     C = cta_warp0.shape[0]
+    # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
+    # each warp's from g_warp0[w]; per group its line and home/DRAM code; per line which sides hold
+    # it (bits) and when its DRAM fetch is back; per SM its side; the four latencies
+    use_sides, g_row, g_li, g_code, g_warp0, sm_side, l2_near, l2_far, dram_near, dram_far, n_lines = sides
+    held = np.zeros(n_lines, np.uint8)
+    back = np.zeros(n_lines, np.int64)
+    if g_row.shape[0] >= 2**31:
+        raise OverflowError("replay: 2**31 L1-miss groups or more (int32 slot fields)")
     if e_pc.shape[0] >= 2**31 or rows.shape[0] >= 2**31:
         raise OverflowError("replay: 2**31 entries or memory rows or more (int32 slot fields)")
     max_slots = ctas_per_sm * wpc
@@ -277,6 +290,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 for r in range(n_regs):
                     reg_st[z, r] = 0
                 zs[z, F_ROW] = warp_row0[w]  # the warp's memory rows follow its entries
+                zs[z, F_GRP] = g_warp0[w] if use_sides else 0
                 zs[z, F_PTR] = warp_off[w]
                 zs[z, F_END] = warp_off[w + 1]
                 zs[z, F_READY] = t
@@ -447,6 +461,12 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             ta = atom_free if atom_free > st else st
                             atom_free = ta + float(rows[mr].lanes) / atom_rate
                             st = ta
+                        if use_sides and k == K_GLD:
+                            slat, zs[gs, F_GRP] = side_latency(zs[gs, F_GRP], mr, t, sm_side[sm], g_row, g_li,
+                                                               g_code, held, back, l2_near, l2_far, dram_near,
+                                                               dram_far)
+                            if slat >= 0:
+                                mlat = slat
                         extra = 0.0
                         if load_win > 0.0 and ml2 > 0:
                             if t > acc_t:

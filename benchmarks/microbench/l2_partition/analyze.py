@@ -1,0 +1,103 @@
+#!/usr/bin/env python3
+"""The numbers of README.md from results/first_touch.bin.gz (first_touch.cu on the H200).
+
+    python benchmarks/microbench/l2_partition/analyze.py [results/first_touch.bin.gz]
+
+Prints the first-touch latency clusters, which SMs see the far kind (the other side of SM 124's
+partition), and the GF(2) fit of a line's home partition to its address bits, per 2 MB page.
+"""
+
+from __future__ import annotations
+
+import gzip
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+FAR = 380  # cycles: between the two clusters (296 and 474 median)
+
+
+def load(path: str | Path = HERE / "results" / "first_touch.bin.gz"):
+    """(buffer address, lines, [(smid per block, latency per line, block per line)] per round)."""
+    raw = gzip.open(path, "rb").read()
+    nl, nsm, rounds = (int(x) for x in np.frombuffer(raw[:12], np.int32))
+    base = int(np.frombuffer(raw[12:20], np.uint64)[0])
+    o, out = 20, []
+    for _ in range(rounds):
+        smid = np.frombuffer(raw[o:o + 4 * nsm], np.int32).astype(np.int64)
+        o += 4 * nsm
+        lat = np.frombuffer(raw[o:o + 4 * nl], np.int32).astype(np.int64)
+        o += 4 * nl
+        blk = np.frombuffer(raw[o:o + 4 * nl], np.int32).astype(np.int64)
+        o += 4 * nl
+        out.append((smid, lat, blk))
+    return base, nl, out
+
+
+def sides_and_homes(rounds, nl: int, num_sms: int = 132):
+    """Per SM its side (1: saw far loads), per line its home (1: on SM 124's side; -1: unknown)."""
+    far = np.zeros(num_sms)
+    n = np.zeros(num_sms)
+    for smid, lat, blk in rounds:
+        sm = smid[blk]
+        np.add.at(far, sm, lat > FAR)
+        np.add.at(n, sm, 1)
+    side = (far / np.maximum(n, 1) > 0.25).astype(np.int64)
+    home = np.full(nl, -1, np.int64)
+    for smid, lat, blk in rounds:
+        other = side[smid[blk]] == 1
+        home[other] = lat[other] > FAR
+    return side, home
+
+
+def gf2_fit(bits: np.ndarray, y: np.ndarray):
+    """Solve bits @ x = y over GF(2) (last column of bits: a constant); (x, consistent)."""
+    a = np.concatenate([bits, y[:, None]], axis=1).astype(np.uint8)
+    n = bits.shape[1]
+    r, piv = 0, []
+    for c in range(n):
+        p = np.flatnonzero(a[r:, c])
+        if not len(p):
+            continue
+        p = p[0] + r
+        a[[r, p]] = a[[p, r]]
+        m = a[:, c].astype(bool)
+        m[r] = False
+        a[m] ^= a[r]
+        piv.append(c)
+        r += 1
+        if r == len(a):
+            break
+    consistent = not np.any((a[r:, :n].sum(1) == 0) & (a[r:, n] == 1))
+    x = np.zeros(n, np.uint8)
+    for i, c in enumerate(piv):
+        x[c] = a[i, n]
+    return x, consistent
+
+
+def main() -> None:
+    base, nl, rounds = load(sys.argv[1] if len(sys.argv) > 1 else HERE / "results" / "first_touch.bin.gz")
+    lat = np.concatenate([r[1] for r in rounds])
+    side, home = sides_and_homes(rounds, nl)
+    print(f"buffer 0x{base:x}, {nl} lines, {len(rounds)} rounds")
+    print(f"first-touch latency: near median {np.median(lat[lat <= FAR]):.0f} (p5-p95 "
+          f"{np.percentile(lat[lat <= FAR], 5):.0f}-{np.percentile(lat[lat <= FAR], 95):.0f}), far median "
+          f"{np.median(lat[lat > FAR]):.0f} ({np.percentile(lat[lat > FAR], 5):.0f}-"
+          f"{np.percentile(lat[lat > FAR], 95):.0f}) cycles")
+    print(f"SMs on the far side of SM 124's partition ({side.sum()}): {np.flatnonzero(side).tolist()}")
+    addr = base + np.arange(nl, dtype=np.int64) * 128
+    for page in np.unique(addr >> 21):
+        sel = np.flatnonzero((home >= 0) & ((addr >> 21) == page))
+        bits = ((addr[sel, None] >> np.arange(7, 21)) & 1).astype(np.uint8)
+        bits = np.concatenate([bits, np.ones((len(sel), 1), np.uint8)], axis=1)
+        x, ok = gf2_fit(bits, home[sel].astype(np.uint8))
+        acc = float(((bits @ x) % 2 == home[sel]).mean())
+        print(f"page 0x{int(page) << 21:x}: {len(sel)} lines, home = parity of address bits "
+              f"{[7 + i for i in range(14) if x[i]]} xor {int(x[14])}: {'exact' if ok else 'no exact fit'} "
+              f"({100 * acc:.2f} % of lines)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,106 @@
+"""Near and far L2 hits: which partition holds a line, and which lines an SM's side already copied.
+
+The H200's L2 is two partitions; an SM reaches its own side's partition faster. Measured
+(benchmarks/microbench/l2_partition, memory/topology.py):
+
+* a line's home partition is the parity of byte-address bits 12, 13, 15, 17 and 19, XOR a constant
+  per 2 MB page (physical bits simgpu does not know). simgpu applies it to a line's offset in its
+  allocation, as if every allocation began a 2 MB page (the page constant: the parity of the page
+  number in the allocation), so a launch's timing does not depend on where earlier allocations
+  put its arrays;
+* GPCs 1, 2, 3 and 7 form one side, the other GPCs (and SMs 124-131) the other;
+* an SM's first load of a line homed on the other side is far (474 cycles in that run, config
+  lat_l2_far), every later load of it from that side is near (273 cycles for all 132 SMs x 8,192
+  lines, repeated ld.cg): the near partition keeps a copy. A line fetched from DRAM comes through
+  its home partition (the H200's HBM latencies are bimodal: 537 / 767 cycles) and is then on both.
+
+So where the functional walk recorded a global load's L1 misses (line, sectors, L2 hit or DRAM),
+the replay gives the load, at its issue, the latency of its slowest line: an L2 hit is near when
+the line is homed on the SM's side or that side already loaded it (in issue order: whoever is
+ahead pays the far trip, the others catch up), else far; a hit on a line still on its way from
+DRAM waits for it; a DRAM fetch is near or far by the home. Copies are never evicted here (the far
+side's copies share the 60 MB; kernels that stream more than that through L2 are charged near
+where the H200 may go far).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simgpu.memory.topology import H200_L2_HOME_BITS
+
+# the home bits as bits of the line number (byte address >> 7)
+_HOME_MASK = sum(1 << (b - 7) for b in H200_L2_HOME_BITS)
+_PAGE_SHIFT = 21 - 7  # 2 MB pages, in lines
+
+
+@njit(cache=True, inline="always")
+def _parity(x):
+    x ^= x >> 32
+    x ^= x >> 16
+    x ^= x >> 8
+    x ^= x >> 4
+    x ^= x >> 2
+    x ^= x >> 1
+    return x & 1
+
+
+@njit(cache=True)
+def home_partition(line):
+    """The L2 partition (0/1) that holds a 128-byte line (see the module docstring)."""
+    return _parity(line & _HOME_MASK) ^ _parity(line >> _PAGE_SHIFT)
+
+
+def group_codes(g_line: np.ndarray, g_info: np.ndarray) -> np.ndarray:
+    """Per L1-miss group: its line's home partition | 2 if the functional walk fetched a sector of it
+    from DRAM (int8, for side_latency)."""
+    home = _homes(np.asarray(g_line, np.int64))
+    info = np.asarray(g_info).astype(np.int64)
+    dram = (((info & 15) & ~(info >> 8) & 15) != 0).astype(np.int8)
+    return (home | (dram << 1)).astype(np.int8)
+
+
+@njit(cache=True)
+def _homes(g_line):
+    out = np.empty(g_line.shape[0], np.int8)
+    for i in range(g_line.shape[0]):
+        out[i] = home_partition(g_line[i])
+    return out
+
+
+@njit(cache=True, inline="always")
+def side_latency(gl, mr, t, side, g_row, g_li, g_code, held, back, l2_near, l2_far, dram_near, dram_far):
+    """The latency of global-load row mr, issued at cycle t from an SM of `side`: that of its slowest
+    L1-miss line, taken in issue order (the replay calls this at issue). gl: the warp's cursor into
+    the groups (sorted by row); held[line]: bit s set when side s holds the line (home or copy);
+    back[line]: when its DRAM fetch is back. An L2 hit is near if the line is homed on this side or
+    the side holds a copy, else far (and the side then holds one); a hit on a line whose DRAM fetch
+    is still on its way waits for it; a DRAM fetch is near or far by the home and leaves the line on
+    both sides. Returns (latency, or -1 if the row has no group; the advanced cursor)."""
+    n = g_row.shape[0]
+    while gl < n and g_row[gl] < mr:
+        gl += 1
+    best = np.int64(-1)
+    bit = np.uint8(1 << side)
+    while gl < n and g_row[gl] == mr:
+        li = g_li[gl]
+        code = g_code[gl]
+        home = code & 1
+        if code & 2:
+            v = dram_near if home == side else dram_far
+            if t + v > back[li]:
+                back[li] = t + v
+            held[li] = np.uint8(3)
+        else:
+            if home == side or (held[li] & bit):
+                v = l2_near
+            else:
+                v = l2_far
+                held[li] |= bit
+            if back[li] - t > v:
+                v = back[li] - t
+        if v > best:
+            best = v
+        gl += 1
+    return best, gl

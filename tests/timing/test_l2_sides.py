@@ -1,0 +1,90 @@
+"""Near and far L2 hits (simgpu.timing.l2_sides) against what the H200 measured."""
+
+import importlib.util
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from simgpu.memory.topology import H200_GPCS, H200_L2_SIDE
+from simgpu.timing.l2_sides import home_partition, side_latency
+
+ANALYZE = Path(__file__).resolve().parents[2] / "benchmarks" / "microbench" / "l2_partition" / "analyze.py"
+
+
+def _analyze():
+    spec = importlib.util.spec_from_file_location("l2_partition_analyze", ANALYZE)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+@pytest.mark.skipif(not ANALYZE.exists(), reason="the l2_partition measurements are not in this checkout")
+def test_home_partition_matches_the_h200_run():
+    """Up to the per-2 MB-page constant (physical bits), home_partition gives every line's partition
+    exactly as the first-touch run showed it, and the SM sides are the measured ones."""
+    a = _analyze()
+    base, nl, rounds = a.load()
+    side, home = a.sides_and_homes(rounds, nl)
+    assert side.tolist() == list(H200_L2_SIDE)
+    lines = (base >> 7) + np.arange(nl, dtype=np.int64)
+    known = home >= 0
+    assert known.mean() > 0.95
+    sim = np.array([home_partition(x) for x in lines])
+    for page in np.unique(lines >> 14):
+        m = known & ((lines >> 14) == page)
+        flip = (sim[m] != home[m])
+        assert flip.all() or not flip.any(), f"page {page:#x}: {flip.mean():.3f} of lines disagree"
+
+
+def test_sides_are_whole_gpcs():
+    for gpc in H200_GPCS:
+        assert len({H200_L2_SIDE[s] for s in gpc}) == 1
+
+
+def test_home_partition_splits_strided_lines_evenly():
+    for stride in (1, 2, 32, 64, 4096):
+        lines = np.arange(8192, dtype=np.int64) * stride + 77
+        assert abs(np.mean([home_partition(x) for x in lines]) - 0.5) <= 0.02
+
+
+NEAR, FAR, DNEAR, DFAR = 280, 515, 540, 770
+
+
+def _run(loads):
+    """Latencies of a sequence of one-line global-load rows, in issue order: loads = [(cycle, side,
+    line, fetched from DRAM)], each its own row."""
+    n = len(loads)
+    g_row = np.arange(n, dtype=np.int64)
+    lines = np.array([x[2] for x in loads], np.int64)
+    u, li = np.unique(lines, return_inverse=True)
+    code = np.array([home_partition(x) | (2 if d else 0) for _, _, x, d in loads], np.int8)
+    held = np.zeros(len(u), np.uint8)
+    back = np.zeros(len(u), np.int64)
+    out = []
+    gl = 0
+    for r, (t, side, _, _) in enumerate(loads):
+        lat, gl = side_latency(gl, r, t, side, g_row, li.astype(np.int64), code, held, back, NEAR, FAR, DNEAR, DFAR)
+        out.append(int(lat))
+    return out
+
+
+def test_far_first_then_near():
+    """An L2 hit on a line homed on the other side is far the first time that side loads it, near
+    after; the home side is always near."""
+    line = next(x for x in range(1000) if home_partition(x) == 0)
+    assert _run([(0, 1, line, False), (1000, 1, line, False), (2000, 0, line, False)]) == [FAR, NEAR, NEAR]
+
+
+def test_dram_fetch_by_home_then_hits_wait_for_it():
+    line = next(x for x in range(1000) if home_partition(x) == 1)
+    # fetched from DRAM by side 0 (far: homed on 1); a hit 100 cycles later waits for the data
+    assert _run([(0, 0, line, True), (100, 1, line, False), (5000, 0, line, False)]) == [DFAR, DFAR - 100, NEAR]
+    assert _run([(0, 1, line, True)]) == [DNEAR]
+
+
+def test_row_without_groups():
+    g = np.zeros(0, np.int64)
+    lat, gl = side_latency(0, 5, 0, 0, g, g, np.zeros(0, np.int8), np.zeros(1, np.uint8), np.zeros(1, np.int64),
+                           NEAR, FAR, DNEAR, DFAR)
+    assert lat == -1 and gl == 0
