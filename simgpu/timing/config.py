@@ -75,10 +75,11 @@ class TimingConfig:
     # where the functional walk recorded a global load's L1-miss lines, each line is near or far by
     # its home partition, the SM's side and whether that side loaded it before (l2_sides.py;
     # benchmarks/microbench/l2_partition: home = parity of address bits 12,13,15,17,19; GPCs 1,2,3,7
-    # on one side; a second load of a line from the far side is near), instead of the expectation.
-    # Against the recorded H200 run (validation/, ncu medians, 2026-11-30): the 17 program launches'
-    # kernel-time error 15.8 % -> 14.7 %, the 10 calibration kernels 13.4 % -> 14.6 % (gemm_naive
-    # +21 % -> +33 %), L2 read sectors of the calibration gemms -31 / -19 % -> -23 / -6 %.
+    # on one side; a second load of a line from the far side is near), applied by the replay in issue
+    # order, instead of the expectation. Against the recorded H200 run (validation/, ncu medians,
+    # 2026-11-30): the 17 program launches' kernel-time error 15.8 % -> 14.9 %, the 10 calibration
+    # kernels 13.4 % -> 14.1 % (gemm_naive +21 % -> +26 %); calibration L2 read sectors of the gemms
+    # (simgpu validate) -31 / -19 % -> +0.4 / +2.2 %.
     l2_near_far_by_address: bool = True
     l2_sm_side: tuple[int, ...] | None = H200_L2_SIDE  # per SM (used where its length is num_sms)
     lat_const: int = 32  # ASSUMED: constant-cache hit = L1 hit latency (not measured)

@@ -21,13 +21,15 @@ DRAM. With n misses of a sector and M of them merged there are n - M lookups, th
 miss and the others hits, so moving from the functional merge count M_f to the timed one M_t
 changes the read lookups and read hits by M_f - M_t each (per pc: `MergeCounts`), DRAM not at all.
 Not modelled: ncu counts a lookup that finds the sector's fetch still on its way as a miss (the
-H200's gemm_tiled has 26.5k L2 sector misses for 16.5k sectors read from DRAM); counting those here
-made the gemms' L2 hit rates 23-41 % (H200 84-89 %), because the replay's SMs run far closer to
-lock step than the H200's, so every domain's request lands inside the fetch.
+H200's gemm_tiled has 26.5k L2 sector misses for 16.5k sectors read from DRAM). Counting those here
+made the calibration gemms' L2 hit rates 64 / 70 % with an 800-cycle fetch, 73 / 76 % with a
+376-cycle one (lat_dram - lat_l2_near), against 88.9 / 84.0 % on the H200 and 92.4 / 90.3 % without
+(2026-11-30): the replay's first requests of a line from different domains still bunch up more than
+the H200's.
 The latencies the replay used are not changed by the merging. What spreads the SMs apart in time,
 and so decides how much merges, is mostly the near/far L2 latency of each line in issue order
 (l2_sides.py): whoever loads a line first from its side pays the far trip. With it the calibration
-gemms' first-round CTAs end a median 910 (gemm_naive) / 2,862 (gemm_tiled) cycles apart (H200:
+gemms' first-round CTAs end a median 1,150 (gemm_naive) / 2,420 (gemm_tiled) cycles apart (H200:
 500-1,200 / 200-500), against 25 / 63 with the expected-latency rule.
 """
 
