@@ -13,8 +13,13 @@
 #define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("RESULT {\"error\": \"%s line %d\"}\n", cudaGetErrorString(e_), __LINE__); exit(1);} } while (0)
 __device__ __forceinline__ unsigned smid() { unsigned r; asm volatile("mov.u32 %0, %%smid;" : "=r"(r)); return r; }
 __device__ __forceinline__ unsigned long long gtimer() { unsigned long long r; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(r)); return r; }
-#define NLD 4
-#define BUF_SECTORS (256 * NLD)
+#ifndef NLD
+#define NLD 4  // loads per thread (-DNLD=1 -DTHR=32: one light request per SM, window_light in README)
+#endif
+#ifndef THR
+#define THR 256  // threads per CTA
+#endif
+#define BUF_SECTORS (THR * NLD)
 extern "C" __global__ void window_k(const float* bufs, volatile unsigned long long* t0, int delay, float* out,
                                     unsigned long long* rec) {
     unsigned s = smid();
@@ -32,11 +37,11 @@ extern "C" __global__ void window_k(const float* bufs, volatile unsigned long lo
     const float* p = bufs + (size_t)(s >> 1) * BUF_SECTORS * 8;
     float v[NLD];
 #pragma unroll
-    for (int i = 0; i < NLD; ++i) v[i] = p[(size_t)(threadIdx.x + 256 * i) * 8];
+    for (int i = 0; i < NLD; ++i) v[i] = p[(size_t)(threadIdx.x + THR * i) * 8];
     float acc = 0.f;
 #pragma unroll
     for (int i = 0; i < NLD; ++i) acc += v[i];
-    out[blockIdx.x * 256 + threadIdx.x] = acc;
+    out[blockIdx.x * THR + threadIdx.x] = acc;
     if (threadIdx.x == 0) { rec[2 * blockIdx.x] = s; rec[2 * blockIdx.x + 1] = ts; }
 }
 extern "C" __global__ void warm_k(const float* b, int n, float* out) {
@@ -59,7 +64,7 @@ int main(int argc, char** argv) {
         CK(cudaMemset(t0, 0, 8));
         if (warm) { warm_k<<<264, 256>>>(bufs, (int)nf, out); }
         CK(cudaDeviceSynchronize());
-        window_k<<<nsm, 256, 200 * 1024>>>(bufs, t0, d, out, rec);
+        window_k<<<nsm, THR, 200 * 1024>>>(bufs, t0, d, out, rec);
         CK(cudaDeviceSynchronize());
         std::vector<unsigned long long> h(nsm * 2);
         CK(cudaMemcpy(h.data(), rec, nsm * 16, cudaMemcpyDeviceToHost));
