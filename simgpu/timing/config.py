@@ -139,6 +139,9 @@ class TimingConfig:
     # one SM of each TPC pair delayed by d cycles before a burst of sector loads; half the copies
     # merge at d ~ 75 when the sectors hit in L2 (1.25 copies at 25-50, 1.48 at 75, 1.66 at 100)
     # and at d ~ 800 when they come from DRAM (1.00 up to 200, 1.32 at 600, 1.63 at 800).
+    # These are the burst's windows; one light request per SM merges for < 25 / ~400 cycles
+    # (l2_drift README section 5), so the window grows with the load; the light ones made the
+    # calibration gemms +13 % and left the program gemms ~30 % low, so the burst ones stay.
     # l2_merge_in_time = False keeps the functional walk's merging (every warp of a step together).
     l2_merge_in_time: bool = True
     l2_merge_window_hit_cycles: int = 75
