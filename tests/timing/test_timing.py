@@ -168,3 +168,35 @@ def test_loaded_latency_slows_a_streaming_kernel_only_under_load():
     assert r_on.cycles == r_off.cycles  # one warp: no load, idle latency
     _, r_again = _run(ADD, "add", (1,), (32,), [a[:32], a[:32], np.zeros(32, np.float32), np.int32(32)], config=on)
     assert r_again.cycles == r_on.cycles
+
+
+SHARED_READ = r'''extern "C" __global__ void shared_read(const float* a, float* out, int n) {
+    float s = 0.0f;
+    for (int i = threadIdx.x; i < n; i += blockDim.x) s += a[i];
+    out[blockIdx.x * blockDim.x + threadIdx.x] = s; }'''
+
+
+def test_first_round_ctas_run_where_the_functional_engine_put_them():
+    """The replay dispatches CTAs along the block scheduler's SM order, like the functional engine,
+    so the timeline's SM of each warp is the SM whose L1 its counters came from."""
+    n = 4096
+    rep, res = _run(SHARED_READ, "shared_read", (100,), (128,),
+                    (np.ones(n, np.float32), np.zeros(100 * 128, np.float32), np.int32(n)))
+    assert np.array_equal(res.timeline["warp_sm"], rep.trace.sm_of_warp())
+    assert rep.trace.sm_of_warp()[0] == 124  # the H200's first SM for CTA 0
+
+
+def test_timing_does_not_depend_on_where_earlier_allocations_put_the_arrays():
+    """Near/far L2 lines follow a line's offset in its allocation (timing/l2_sides.py): shifting every
+    array by an odd-sized allocation before it changes no cycle."""
+    n = 4096
+    k = sg.RawKernel(SHARED_READ, "shared_read")
+    cycles = []
+    for pad in (0, 4096 + 256 + 37):
+        if pad:
+            sg.zeros(pad, np.uint8)
+        a = sg.asarray(np.ones(n, np.float32))
+        out = sg.zeros(64 * 128, np.float32)
+        rep = k((64,), (128,), (a, out, np.int32(n)), progress=False)
+        cycles.append(rep.timing.cycles)
+    assert cycles[0] == cycles[1] > 0
