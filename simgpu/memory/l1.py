@@ -54,6 +54,14 @@ OP_CODES = {"ld": OP_LD, "st": OP_ST, "atom": OP_ATOM, "red": OP_RED}
 
 
 @njit(cache=True, inline="always")
+def dram_sectors(info):
+    """The sectors of a g_info (hierarchy_batch) that the walk fetched from DRAM: L1 misses that no
+    L2 hit served."""
+    info = np.int64(info)
+    return (info & 15) & ~(info >> 8) & 15
+
+
+@njit(cache=True, inline="always")
 def _l1_find(tags, sm, s, line):
     for w in range(tags.shape[2]):
         if tags[sm, s, w] == line:

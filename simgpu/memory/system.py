@@ -89,7 +89,6 @@ class MemorySystem:
         self.carveout_bytes = 0
         self.local_bytes_per_thread = c.local_bytes_per_thread
         self.last: dict | None = None
-        self.merging_in_time = False  # apply_timed_merging was called for this kernel
         self._reset_counters()
 
     # ------------------------------------------------------------------ launch boundaries
@@ -121,7 +120,7 @@ class MemorySystem:
         self._bc = defaultdict(int)  # shared op -> bank conflicts
         self._pc: dict[int, dict[str, float]] = {}
         self._pc_kind: dict[int, tuple[str, str]] = {}
-        self.merging_in_time = False
+        self.merging_in_time = False  # apply_timed_merging was called for this kernel
         self.dram.reset()
 
     # ------------------------------------------------------------------ accesses

@@ -40,6 +40,9 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from simgpu.memory.l1 import dram_sectors
+from simgpu.memory.l2 import popcount4
+
 _WAYS = 8  # ways per bucket of the in-flight table
 
 
@@ -86,18 +89,11 @@ def _group_times(row_pc, e_pc, warp_off, warp_row0, e_issue, warp_sm, g_row, by_
 
 @njit(cache=True)
 def _dram_sectors(line_idx, info, n_lines):
-    """Per line, the sectors the functional walk fetched from DRAM (load misses not served by an
-    L2 hit)."""
+    """Per line, the sectors the functional walk fetched from DRAM."""
     out = np.zeros(n_lines, np.int64)
     for g in range(line_idx.shape[0]):
-        inf = info[g]
-        out[line_idx[g]] |= (inf & 15) & ~(inf >> 8) & 15
+        out[line_idx[g]] |= dram_sectors(info[g])
     return out
-
-
-@njit(cache=True, inline="always")
-def _pop4(m):
-    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
 
 
 @njit(cache=True)
@@ -116,7 +112,7 @@ def _merge_in_time(order, t_g, dom_g, line_idx, info, pc_g, dram_mask, cap, w_hi
         inf = np.int64(info[g])
         miss = inf & 15
         sent = (inf >> 4) & 15
-        merged_f[pc_g[g]] += _pop4(miss & ~sent & 15)
+        merged_f[pc_g[g]] += popcount4(miss & ~sent & 15)
         key = li * n_dom + dom_g[g]
         h = (key * np.int64(0x9E3779B97F4A7C15)) >> np.int64(17)
         bkt = h & (nb - 1)
@@ -180,7 +176,7 @@ def merge_in_time(streams, row_pc: np.ndarray, e_issue: np.ndarray, warp_sm: np.
     sm_g = np.zeros(G, np.int64)
     pc_g = np.zeros(G, np.int64)
     found = _group_times(row_pc, streams.e_pc, streams.warp_off, streams.warp_row0, e_issue, warp_sm, rows,
-                         np.argsort(rows, kind="stable"), t_g, sm_g, pc_g)
+                         streams.miss_by_row, t_g, sm_g, pc_g)
     if found != G or t_g.min() < 0:
         raise ValueError("timing: a load with L1 misses was never issued by the replay")
     if sm_g.max() >= len(merge_dom):
@@ -209,8 +205,9 @@ def merge_groups(t: np.ndarray, domain: np.ndarray, line: np.ndarray, info: np.n
         n_lines = len(lines)
     else:
         line_idx, n_lines = line_index
-    info = np.asarray(info).astype(np.int64)
-    dram_mask = _dram_sectors(line_idx.astype(np.int64), info, n_lines)
+    info = np.asarray(info, np.int64)
+    line_idx = np.asarray(line_idx, np.int64)
+    dram_mask = _dram_sectors(line_idx, info, n_lines)
     order = np.argsort(np.asarray(t, np.int64), kind="stable")
     buckets = 1 << max(10, min(14, int(n // 4).bit_length()))  # open requests are few: a window is <= ~1k cycles
     keys = np.full((buckets, _WAYS), -1, np.int64)
@@ -220,7 +217,7 @@ def merge_groups(t: np.ndarray, domain: np.ndarray, line: np.ndarray, info: np.n
     merged_f = np.zeros(n_pc, np.int64)
     merged_t = np.zeros(n_pc, np.int64)
     evicted = _merge_in_time(order, np.asarray(t, np.int64), np.asarray(domain, np.int64),
-                             line_idx.astype(np.int64), info, np.asarray(pc, np.int64), dram_mask, int(cap),
+                             line_idx, info, np.asarray(pc, np.int64), dram_mask, int(cap),
                              np.int64(window_hit), np.int64(window_miss), int(n_domains),
                              fetch_ready, keys, ends, cnts, merged_f, merged_t)
     return MergeCounts(merged_f, merged_t, int(evicted))

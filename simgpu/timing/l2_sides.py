@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simgpu.memory.l1 import dram_sectors
 from simgpu.memory.topology import H200_L2_HOME_BITS
 
 # the home bits as bits of the line number (byte address >> 7)
@@ -55,17 +56,14 @@ def home_partition(line):
 def group_codes(g_line: np.ndarray, g_info: np.ndarray) -> np.ndarray:
     """Per L1-miss group: its line's home partition | 2 if the functional walk fetched a sector of it
     from DRAM (int8, for side_latency)."""
-    home = _homes(np.asarray(g_line, np.int64))
-    info = np.asarray(g_info).astype(np.int64)
-    dram = (((info & 15) & ~(info >> 8) & 15) != 0).astype(np.int8)
-    return (home | (dram << 1)).astype(np.int8)
+    return _codes(np.asarray(g_line, np.int64), np.asarray(g_info))
 
 
 @njit(cache=True)
-def _homes(g_line):
+def _codes(g_line, g_info):
     out = np.empty(g_line.shape[0], np.int8)
     for i in range(g_line.shape[0]):
-        out[i] = home_partition(g_line[i])
+        out[i] = home_partition(g_line[i]) | (2 if dram_sectors(g_info[i]) else 0)
     return out
 
 

@@ -196,7 +196,7 @@ def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases) -> tu
     if sm_side is None or sr.miss_row is None or not len(sr.miss_row):
         z = np.zeros(0, np.int64)
         return (False, z, z, np.zeros(0, np.int8), np.zeros(W, np.int64), np.zeros(num_sms, np.int64)) + lats + (1,)
-    order = np.argsort(sr.miss_row, kind="stable")
+    order = sr.miss_by_row
     g_row = np.ascontiguousarray(sr.miss_row[order], np.int64)
     g_li = np.ascontiguousarray(sr.miss_line_idx[order], np.int64)
     g_line = sr.miss_line[order]

@@ -66,6 +66,7 @@ class Streams:
     miss_info: np.ndarray = None  # uint16
     miss_line_idx: np.ndarray = None  # int64: index of the line among the distinct ones
     n_miss_lines: int = 0
+    miss_by_row: np.ndarray = None  # int64: the groups in row order (a stable argsort of miss_row)
 
     def per_entry(self, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry (kind: the static
@@ -775,7 +776,7 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
         # warps of a CTA must be contiguous ids (the engine lays a wave out CTA by CTA)
         raise ValueError("trace: warps of a CTA are not contiguous")
     return Streams(pcs[:m], rows, warp_row0, warp_off, cta_warp0, cta_nwarps, n_ctas, g_row, g_line, g_info,
-                   g_line_idx, len(lines))
+                   g_line_idx, len(lines), np.argsort(g_row, kind="stable"))
 
 
 # kinds that use the L1TEX path of their SM
