@@ -35,9 +35,10 @@ of loads d cycles apart merge fully up to d = 200 cycles when the sectors miss i
 at d = 25-50 and none from d = 300 when they hit; on the H200 only CTAs in lock step (those that
 share the loads that pace them) are that close, the others drift 200-1000 cycles apart. Treating a
 whole engine call as concurrent over-merges kernels with several CTAs per SM (calibration gemms:
--31 / -33 % L2 read sectors); simgpu.timing.l2_merge redoes the merging on the replay's issue cycles
-with those windows, and with the near/far L2 latencies below (timing/l2_sides.py) the replay's CTAs
-drift apart much as the H200's do (+0.4 / +2.2 %).
+-31 / -33 % L2 read sectors); the timing replay decides the merging again at each load's issue
+(timing/load_lines.py, l2_merge.py), a request open while its data has not left the L2, and with
+the near/far L2 latencies below (timing/l2_sides.py) its CTAs drift apart much as the H200's do
+(-1.1 / +1.6 %).
 """
 
 from __future__ import annotations

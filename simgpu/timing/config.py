@@ -75,7 +75,8 @@ class TimingConfig:
     # where the functional walk recorded a global load's L1-miss lines, each line is near or far by
     # its home partition, the SM's side and whether that side loaded it before (l2_sides.py;
     # benchmarks/microbench/l2_partition: home = parity of address bits 12,13,15,17,19; GPCs 1,2,3,7
-    # on one side; a second load of a line from the far side is near), applied by the replay in issue
+    # on one side; a second load of a line from the far side is near once the first one's copy has
+    # arrived), applied by the replay in issue
     # order, instead of the expectation. Against the recorded H200 run (validation/, ncu medians,
     # 2026-11-30): the 17 program launches' kernel-time error 15.8 % -> 14.9 %, the 10 calibration
     # kernels 13.4 % -> 14.1 % (gemm_naive +21 % -> +26 %); calibration L2 read sectors of the gemms
@@ -134,18 +135,30 @@ class TimingConfig:
     # trace, so 'same step, same SM' stands for 'same line in flight'); see model.py
     merge_inflight_l1: bool = True
     merge_inflight_l2: bool = True
-    # L1 -> L2 read merging redone on the issue cycles (l2_merge.py; domains and the SMs per request
-    # come from the memory system). benchmarks/microbench/l2_drift (window.cu, H200, 2026-11-29):
-    # one SM of each TPC pair delayed by d cycles before a burst of sector loads; half the copies
-    # merge at d ~ 75 when the sectors hit in L2 (1.25 copies at 25-50, 1.48 at 75, 1.66 at 100)
-    # and at d ~ 800 when they come from DRAM (1.00 up to 200, 1.32 at 600, 1.63 at 800).
-    # These are the burst's windows; one light request per SM merges for < 25 / ~400 cycles
-    # (l2_drift README section 5), so the window grows with the load; the light ones made the
-    # calibration gemms +13 % and left the program gemms ~30 % low, so the burst ones stay.
+    # L1 -> L2 read merging decided at issue (load_lines.py, l2_merge.py; domains and the SMs per
+    # request come from the memory system). A request stays open to joiners of its domain while its
+    # data has not left the L2: until lat_l2_near (one unloaded SM -> L2 -> SM trip) before the
+    # replay's own completion time of the load that opened it, queueing and DRAM fetch included, so
+    # the window grows with the load by itself. That reproduces the H200's windows under a light
+    # load (benchmarks/microbench/l2_drift README section 5, one 32-sector request per SM): a DRAM
+    # fetch merges for ~350-450 cycles (lat_dram - lat_l2_near = 376) and an L2 hit for less than
+    # 25. l2_merge_window_hit_cycles is the least window, for near L2 hits: the light warm run gave
+    # 1.04 copies at d = 0 and 1.87 at d = 25, half merged at d ~ 13 (linear between the two).
+    # Against the calibration file (simgpu validate, 2026-11-30): gemm_naive / gemm_tiled L2 read
+    # sectors -1.1 % / +1.6 %; with the least window at 10 / 20 / 25: +0.5 / -3.1 / -3.9 % and
+    # +1.9 / +1.2 / +0.9 %; at 1: +13.3 / +3.6 %. (The fixed burst windows used before, 75 cycles
+    # for hits and 800 for fetches: +0.4 / +2.2 %.)
     # l2_merge_in_time = False keeps the functional walk's merging (every warp of a step together).
     l2_merge_in_time: bool = True
-    l2_merge_window_hit_cycles: int = 75
-    l2_merge_window_miss_cycles: int = 800
+    l2_merge_window_hit_cycles: int = 13
+    # a line whose missed sectors all joined another SM's request answered with that request (its
+    # data back when the leader's is, at the earliest lat_l1_hit after its own issue): a merged
+    # response does release all its SMs at once on the H200 (the CTAs that share the loads that
+    # pace them run in lock step, l2_drift README section 2), but here it locks far more CTAs than
+    # the H200's timelines show and over-merges: calibration gemm_naive -15.7 % L2 read sectors
+    # (gemm_tiled +1.0 %), the l2_drift nvcc variants' mean error 7.5 % vs 8.3 % without
+    # (2026-11-30). Off: a joined line takes its own near/far latency.
+    l2_merge_release_together: bool = False
     # PTX ops that ptxas folds into other instructions (ld.param -> constant-bank operand,
     # cvta.to.global, mov of %ctaid/%ntid/%nctaid) take no issue slot
     fold_free_ops: bool = True

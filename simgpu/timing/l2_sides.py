@@ -11,13 +11,14 @@ The H200's L2 is two partitions; an SM reaches its own side's partition faster. 
 * GPCs 1, 2, 3 and 7 form one side, the other GPCs (and SMs 124-131) the other;
 * an SM's first load of a line homed on the other side is far (474 cycles in that run, config
   lat_l2_far), every later load of it from that side is near (273 cycles for all 132 SMs x 8,192
-  lines, repeated ld.cg): the near partition keeps a copy. A line fetched from DRAM comes through
+  lines, repeated ld.cg): the near partition keeps a copy (a load of the line from that side while
+  the far trip that brings it is on its way waits for it). A line fetched from DRAM comes through
   its home partition (the H200's HBM latencies are bimodal: 537 / 767 cycles) and is then on both.
 
 So where the functional walk recorded a global load's L1 misses (line, sectors, L2 hit or DRAM),
 the replay gives the load, at its issue, the latency of its slowest line: an L2 hit is near when
 the line is homed on the SM's side or that side already loaded it (in issue order: whoever is
-ahead pays the far trip, the others catch up), else far; a hit on a line still on its way from
+ahead pays the far trip, the others wait for the copy it brings), else far; a hit on a line still on its way from
 DRAM waits for it; a DRAM fetch is near or far by the home. Copies are never evicted here (the far
 side's copies share the 60 MB; kernels that stream more than that through L2 are charged near
 where the H200 may go far).
@@ -55,7 +56,7 @@ def home_partition(line):
 
 def group_codes(g_line: np.ndarray, g_info: np.ndarray) -> np.ndarray:
     """Per L1-miss group: its line's home partition | 2 if the functional walk fetched a sector of it
-    from DRAM (int8, for side_latency)."""
+    from DRAM (int8, for line_latency)."""
     return _codes(np.asarray(g_line, np.int64), np.asarray(g_info))
 
 
@@ -68,37 +69,32 @@ def _codes(g_line, g_info):
 
 
 @njit(cache=True, inline="always")
-def side_latency(gl, mr, t, side, g_row, g_li, g_code, held, back, l2_near, l2_far, dram_near, dram_far):
-    """The latency of global-load row mr, issued at cycle t from an SM of `side`: that of its slowest
-    L1-miss line, taken in issue order (the replay calls this at issue). gl: the warp's cursor into
-    the groups (sorted by row); held[line]: bit s set when side s holds the line (home or copy);
-    back[line]: when its DRAM fetch is back. An L2 hit is near if the line is homed on this side or
-    the side holds a copy, else far (and the side then holds one); a hit on a line whose DRAM fetch
-    is still on its way waits for it; a DRAM fetch is near or far by the home and leaves the line on
-    both sides. Returns (latency, or -1 if the row has no group; the advanced cursor)."""
-    n = g_row.shape[0]
-    while gl < n and g_row[gl] < mr:
-        gl += 1
-    best = np.int64(-1)
-    bit = np.uint8(1 << side)
-    while gl < n and g_row[gl] == mr:
-        li = g_li[gl]
-        code = g_code[gl]
-        home = code & 1
-        if code & 2:
-            v = dram_near if home == side else dram_far
-            if t + v > back[li]:
-                back[li] = t + v
-            held[li] = np.uint8(3)
-        else:
-            if home == side or (held[li] & bit):
-                v = l2_near
-            else:
-                v = l2_far
-                held[li] |= bit
-            if back[li] - t > v:
-                v = back[li] - t
-        if v > best:
-            best = v
-        gl += 1
-    return best, gl
+def line_latency(li, code, t, side, copy_at, back, l2_near, l2_far, dram_near, dram_far):
+    """The latency of one L1-miss line (index li, group code as group_codes) of a global load issued
+    at cycle t from an SM of `side`, by the rules of the module docstring. copy_at[line, s]: when
+    side s holds a copy of the line (-1: not yet); back[line]: when its DRAM fetch is back. An L2
+    hit is near if the line is homed on this side, or the side holds a copy, at the earliest when
+    that copy arrives; else far, and the side holds a copy from then on. A hit on a line whose
+    DRAM fetch is still on its way waits for it; a DRAM fetch is near or far by the home and leaves
+    the line on both sides."""
+    home = code & 1
+    if code & 2:
+        v = dram_near if home == side else dram_far
+        if t + v > back[li]:
+            back[li] = t + v
+        for s in range(2):
+            if copy_at[li, s] < 0 or copy_at[li, s] > t + v:
+                copy_at[li, s] = t + v
+        return v
+    if home == side:
+        v = l2_near
+    elif copy_at[li, side] >= 0:
+        v = l2_near
+        if copy_at[li, side] - t > v:  # the copy is still on its way
+            v = copy_at[li, side] - t
+    else:
+        v = l2_far
+        copy_at[li, side] = t + v
+    if back[li] - t > v:
+        v = back[li] - t
+    return v

@@ -38,9 +38,9 @@ from simgpu.timing.isa import (
     if_convertible_branches,
     schedule_block,
 )
-from simgpu.timing.l2_merge import MergeCounts, merge_in_time
+from simgpu.timing.l2_merge import MergeCounts, line_dram_sectors, merge_tables
 from simgpu.timing.l2_sides import group_codes
-from simgpu.timing.prepare import ROW_KINDS, build_streams
+from simgpu.timing.prepare import build_streams
 from simgpu.timing.replay import N_REASONS, replay
 
 POLICIES = {"gto": 0, "lrr": 1}
@@ -184,29 +184,50 @@ def _resident_per_bin(warp_start, warp_end, warp_sm, edges, num_sms):
     return out
 
 
-def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases) -> tuple:
-    """The replay's `sides` tuple (replay.py, l2_sides.py): the L1-miss groups sorted by row, their
-    line index and home/DRAM code, each warp's first group, the SMs' sides and the latencies; an
-    empty one (same types) when near/far lines are off or nothing missed. heap_bases: the start of
-    each global allocation (the home partition is taken from a line's offset in its allocation)."""
+def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, groups: bool) -> tuple:
+    """The replay's `sides` tuple (replay.py, load_lines.py): the L1-miss groups sorted by row, their
+    line index, home/DRAM code and g_info, each warp's first group, the SMs' sides (sm_side None: near/far
+    lines off) and the latencies; no groups (same types) when neither near/far lines nor merging need
+    them (`groups` False) or nothing missed. heap_bases: the start of each global allocation (the home
+    partition is taken from a line's offset in its allocation)."""
     W = len(sr.warp_off) - 1
     gap = cfg.lat_l2_far - cfg.lat_l2_near
     dram_near = int(np.rint(cfg.lat_dram - gap * cfg.l2_far_fraction))
     lats = (int(cfg.lat_l2_near), int(cfg.lat_l2_far), dram_near, dram_near + int(gap))
-    if sm_side is None or sr.miss_row is None or not len(sr.miss_row):
+    use_sides = sm_side is not None
+    side = np.asarray(sm_side, np.int64) if use_sides else np.zeros(num_sms, np.int64)
+    if not groups or sr.miss_row is None or not len(sr.miss_row):
         z = np.zeros(0, np.int64)
-        return (False, z, z, np.zeros(0, np.int8), np.zeros(W, np.int64), np.zeros(num_sms, np.int64)) + lats + (1,)
+        return (False, z, z, np.zeros(0, np.int8), z, np.zeros(W, np.int64), side) + lats + (1,)
     order = sr.miss_by_row
     g_row = np.ascontiguousarray(sr.miss_row[order], np.int64)
     g_li = np.ascontiguousarray(sr.miss_line_idx[order], np.int64)
+    g_info = np.ascontiguousarray(sr.miss_info[order], np.int64)
     g_line = sr.miss_line[order]
     if heap_bases is not None and len(heap_bases):
         bases = np.sort(np.asarray(heap_bases, np.int64)) >> 7
         i = np.searchsorted(bases, g_line, side="right") - 1
         g_line = np.where(i >= 0, g_line - bases[np.maximum(i, 0)], g_line)
-    g_code = group_codes(g_line, sr.miss_info[order])
+    g_code = group_codes(g_line, g_info)
     g_warp0 = np.searchsorted(g_row, sr.warp_row0[:-1]).astype(np.int64)
-    return (True, g_row, g_li, g_code, g_warp0, np.asarray(sm_side, np.int64)) + lats + (max(1, sr.n_miss_lines),)
+    return (use_sides, g_row, g_li, g_code, g_info, g_warp0, side) + lats + (max(1, sr.n_miss_lines),)
+
+
+def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: int, n_pc: int) -> tuple:
+    """The replay's `merge` tuple (load_lines.py, l2_merge.py): whether to merge, the number of
+    domains, the cap, the windows, per line the sectors the launch fetched from DRAM, the in-flight
+    tables, the per-pc counts (functional, timed), the evictions, whether a joined line is answered
+    with its request, per SM its domain and the earliest a joined line's data is back."""
+    g_li, g_info, n_lines = sides[2], sides[4], sides[-1]
+    on = merge_dom is not None and len(merge_dom) == num_sms and len(g_li) > 0
+    dom = np.asarray(merge_dom, np.int64) if on else np.zeros(num_sms, np.int64)
+    n = len(g_li) if on else 0
+    tables = merge_tables(n, n_lines if on else 1)
+    dram = line_dram_sectors(g_li, g_info, n_lines) if on else np.zeros(1, np.int64)
+    return ((on, int(dom.max()) + 1, int(merge_cap), np.int64(cfg.l2_merge_window_hit_cycles),
+             np.int64(0), dram) + tables  # no fixed fetch window: answer_opened sets the windows
+            + (np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64), np.zeros(1, np.int64),
+               bool(cfg.l2_merge_release_together), dom, np.int64(cfg.lat_l1_hit)))
 
 
 def _dim3(x):
@@ -261,7 +282,10 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     if cfg.l2_near_far_by_address and cfg.l2_sm_side is not None and len(cfg.l2_sm_side) == gpu.num_sms:
         sm_side = np.asarray(cfg.l2_sm_side, np.int64)
     sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc, shadows)
-    sides = _side_inputs(sr, cfg, sm_side, gpu.num_sms, trace.heap_bases)
+    merging_on = bool(cfg.l2_merge_in_time and merge_domain_of_sm is not None and len(merge_domain_of_sm))
+    sides = _side_inputs(sr, cfg, sm_side, gpu.num_sms, trace.heap_bases, sm_side is not None or merging_on)
+    merge = _merge_inputs(sides, cfg, merge_domain_of_sm if merging_on else None, merge_cap, gpu.num_sms,
+                          len(st.kind))
     W = len(sr.warp_off) - 1
     N = len(sr.e_pc)
     n_sub = gpu.sub_partitions_per_sm
@@ -298,7 +322,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     np.asarray(cfg.dram_load_util, np.float64), np.asarray(cfg.dram_load_extra_cycles, np.float64),
                     np.asarray(cfg.l2_load_util, np.float64), np.asarray(cfg.l2_load_extra_cycles, np.float64),
                     e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
-                    rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, sides)
+                    rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, sides, merge)
     t2 = time.perf_counter()
     cycles = int(cycles)
     overhead_cycles = cfg.launch_overhead_ns * clock_ghz
@@ -359,12 +383,11 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                                    warp_start=warp_start, warp_end=warp_end, cta_of_warp=cta_of_warp,
                                    n_sub=n_sub, linked=linked)
     merging = None
-    if cfg.l2_merge_in_time and merge_domain_of_sm is not None and len(merge_domain_of_sm):
-        row_pc = np.isin(st.kind, ROW_KINDS)
-        # domains by the SM whose L1 missed (the functional engine's placement; the replay numbers
-        # its SMs in its own dispatch order)
-        merging = merge_in_time(sr, row_pc, e_issue, trace.sm_of_warp(), merge_domain_of_sm, merge_cap,
-                                cfg.l2_merge_window_hit_cycles, cfg.l2_merge_window_miss_cycles, len(st.kind))
+    if merging_on:
+        if merge[0]:
+            merging = MergeCounts(merge[11], merge[12], int(merge[13][0]))
+        else:  # no L1 miss recorded
+            merging = MergeCounts(np.zeros(len(st.kind), np.int64), np.zeros(len(st.kind), np.int64), 0)
     t3 = time.perf_counter()
     return TimingResult(metrics=metrics, sm_cycles=sm_active, timeline=timeline, stalls=stalls, cycles=cycles,
                         time_ns=time_ns, host_seconds=t3 - t0, stalls_per_pc=stall, issue_cycle=e_issue,

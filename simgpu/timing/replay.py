@@ -65,7 +65,7 @@ from simgpu.timing.isa import (
     SB_LONG,
     SB_SHORT,
 )
-from simgpu.timing.l2_sides import side_latency
+from simgpu.timing.load_lines import answer_opened, load_lines
 
 INF = np.int64(1) << np.int64(62)
 N_REASONS = 13
@@ -172,14 +172,25 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
            rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot,
-           sides):
+           sides, merge):
     C = cta_warp0.shape[0]
     # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
     # each warp's from g_warp0[w]; per group its line and home/DRAM code; per line which sides hold
     # it (bits) and when its DRAM fetch is back; per SM its side; the four latencies
-    use_sides, g_row, g_li, g_code, g_warp0, sm_side, l2_near, l2_far, dram_near, dram_far, n_lines = sides
-    held = np.zeros(n_lines, np.uint8)
+    use_sides, g_row, g_li, g_code, g_info, g_warp0, sm_side, l2_near, l2_far, dram_near, dram_far, n_lines = sides
+    copy_at = np.full((n_lines, 2), -1, np.int64)
     back = np.zeros(n_lines, np.int64)
+    lats = (l2_near, l2_far, dram_near, dram_far)
+    # L1 -> L2 read merging at issue (load_lines.py, l2_merge.py): per SM its merge domain; a joined
+    # line's data is back at the earliest merge_floor cycles after its own issue
+    use_merge = merge[0]
+    sm_dom = merge[15]
+    merge_floor = merge[16]
+    mg = merge[:15]
+    use_groups = use_sides or use_merge
+    op_b = np.zeros(64, np.int64)
+    op_w = np.zeros(64, np.int64)
+    op_m = np.zeros(64, np.int64)
     if g_row.shape[0] >= 2**31:
         raise OverflowError("replay: 2**31 L1-miss groups or more (int32 slot fields)")
     if e_pc.shape[0] >= 2**31 or rows.shape[0] >= 2**31:
@@ -290,7 +301,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 for r in range(n_regs):
                     reg_st[z, r] = 0
                 zs[z, F_ROW] = warp_row0[w]  # the warp's memory rows follow its entries
-                zs[z, F_GRP] = g_warp0[w] if use_sides else 0
+                zs[z, F_GRP] = g_warp0[w] if use_groups else 0
                 zs[z, F_PTR] = warp_off[w]
                 zs[z, F_END] = warp_off[w + 1]
                 zs[z, F_READY] = t
@@ -461,10 +472,13 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             ta = atom_free if atom_free > st else st
                             atom_free = ta + float(rows[mr].lanes) / atom_rate
                             st = ta
-                        if use_sides and k == K_GLD:
-                            slat, zs[gs, F_GRP] = side_latency(zs[gs, F_GRP], mr, t, sm_side[sm], g_row, g_li,
-                                                               g_code, held, back, l2_near, l2_far, dram_near,
-                                                               dram_far)
+                        jret = np.int64(-1)
+                        sent_any = True
+                        n_open = 0
+                        if use_groups and k == K_GLD:
+                            slat, jret, sent_any, n_open, zs[gs, F_GRP] = load_lines(
+                                zs[gs, F_GRP], mr, t, sm_side[sm], sm_dom[sm], pc, g_row, g_li, g_code, g_info,
+                                copy_at, back, lats, use_sides, mg, op_b, op_w, op_m)
                             if slat >= 0:
                                 mlat = slat
                         extra = 0.0
@@ -483,6 +497,12 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                                 if xd > extra:
                                     extra = xd
                         done_t = np.int64(np.ceil(st)) + mlat + np.int64(np.rint(extra))
+                        if jret >= 0:  # lines answered with the requests they joined
+                            jd = jret if jret > t + merge_floor else t + merge_floor
+                            if not sent_any or jd > done_t:
+                                done_t = jd
+                        if n_open:
+                            answer_opened(mg, op_b, op_w, op_m, n_open, t, done_t, l2_near)
                 elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
                     is_mem = True
                     mlat = -1

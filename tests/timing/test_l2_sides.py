@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from simgpu.memory.topology import H200_GPCS, H200_L2_SIDE
-from simgpu.timing.l2_sides import home_partition, side_latency
+from simgpu.timing.l2_sides import home_partition, line_latency
 
 ANALYZE = Path(__file__).resolve().parents[2] / "benchmarks" / "microbench" / "l2_partition" / "analyze.py"
 
@@ -52,20 +52,16 @@ NEAR, FAR, DNEAR, DFAR = 280, 515, 540, 770
 
 
 def _run(loads):
-    """Latencies of a sequence of one-line global-load rows, in issue order: loads = [(cycle, side,
-    line, fetched from DRAM)], each its own row."""
-    n = len(loads)
-    g_row = np.arange(n, dtype=np.int64)
+    """Latencies of a sequence of one-line global loads, in issue order: loads = [(cycle, side,
+    line, fetched from DRAM)]."""
     lines = np.array([x[2] for x in loads], np.int64)
     u, li = np.unique(lines, return_inverse=True)
-    code = np.array([home_partition(x) | (2 if d else 0) for _, _, x, d in loads], np.int8)
-    held = np.zeros(len(u), np.uint8)
+    copy_at = np.full((len(u), 2), -1, np.int64)
     back = np.zeros(len(u), np.int64)
     out = []
-    gl = 0
-    for r, (t, side, _, _) in enumerate(loads):
-        lat, gl = side_latency(gl, r, t, side, g_row, li.astype(np.int64), code, held, back, NEAR, FAR, DNEAR, DFAR)
-        out.append(int(lat))
+    for i, (t, side, line, dram) in enumerate(loads):
+        code = home_partition(line) | (2 if dram else 0)
+        out.append(int(line_latency(int(li[i]), code, t, side, copy_at, back, NEAR, FAR, DNEAR, DFAR)))
     return out
 
 
@@ -83,8 +79,8 @@ def test_dram_fetch_by_home_then_hits_wait_for_it():
     assert _run([(0, 1, line, True)]) == [DNEAR]
 
 
-def test_row_without_groups():
-    g = np.zeros(0, np.int64)
-    lat, gl = side_latency(0, 5, 0, 0, g, g, np.zeros(0, np.int8), np.zeros(1, np.uint8), np.zeros(1, np.int64),
-                           NEAR, FAR, DNEAR, DFAR)
-    assert lat == -1 and gl == 0
+def test_near_copy_is_there_only_once_it_arrived():
+    """A second load from the far side while the first one's far trip is on its way waits for the
+    copy it brings, rather than overtaking it."""
+    line = next(x for x in range(1000) if home_partition(x) == 0)
+    assert _run([(0, 1, line, False), (100, 1, line, False), (FAR - 10, 1, line, False)]) == [FAR, FAR - 100, NEAR]

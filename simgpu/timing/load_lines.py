@@ -1,0 +1,98 @@
+"""A global load's L1-miss lines at its issue: joined to an open L2 request of its merge domain, or
+sent to the L2 near or far.
+
+The replay calls `load_lines` when a global load issues whose L1 misses the functional walk recorded
+(prepare.Streams miss groups: one per warp instruction and line). In issue order (the replay's one
+clock, so whoever is ahead in time is ahead here):
+
+* with merging (l2_merge.merge_step), each missed sector joins the open request of its SM's merge
+  domain for that sector, or opens a new one. With `release_together` (config
+  l2_merge_release_together, off by default: measured there) a line whose missed sectors all
+  joined is answered with the request it joined: its data is back when the leader's is, and at
+  the earliest an L1 round trip after its own issue;
+* every other line takes the near/far L2 or DRAM latency of l2_sides.line_latency.
+
+The load waits for its slowest line. The sectors it opened are answered when the load's own data
+is back: the replay writes that time, and the window it gives the requests, into the in-flight
+table once it knows it (`answer_opened`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simgpu.memory.l2 import popcount4
+from simgpu.timing.l2_merge import merge_step
+from simgpu.timing.l2_sides import line_latency
+
+
+@njit(cache=True, inline="always")
+def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_code, g_info, copy_at, back, lats, use_sides, mg,
+               op_b, op_w, op_m):
+    """Row mr (a global load) issued at cycle t from an SM of L2 side `side` and merge domain `dom`;
+    gl: the warp's cursor into the groups (sorted by row). lats: (l2_near, l2_far, dram_near,
+    dram_far); mg: the merge state (model._merge_inputs; mg[0] False: no merging). op_b / op_w / op_m:
+    scratch for the requests this load opened (bucket, way, sectors).
+
+    Returns (latency of the slowest line sent on by this load, -1 if none or no near/far rule; the
+    latest return time of the requests its fully joined lines joined, -1 if none; whether some line
+    was sent on; how many entries of op_* it filled; the advanced cursor)."""
+    (use_merge, n_dom, cap, w_hit, w_miss, dram_mask, fetch_ready, keys, ends, cnts, rets,
+     merged_f, merged_t, evict, together) = mg
+    n = g_row.shape[0]
+    while gl < n and g_row[gl] < mr:
+        gl += 1
+    own = np.int64(-1)
+    jret = np.int64(-1)
+    sent_any = False
+    n_open = 0
+    while gl < n and g_row[gl] == mr:
+        li = g_li[gl]
+        joined_all = False
+        if use_merge:
+            inf = np.int64(g_info[gl])
+            miss = inf & 15
+            sent = (inf >> 4) & 15
+            merged_f[pc] += popcount4(miss & ~sent & 15)
+            joined, bkt, way, ev, ret = merge_step(t, li, dom, n_dom, miss, dram_mask[li], cap, w_hit, w_miss,
+                                                   fetch_ready, keys, ends, cnts, rets)
+            evict[0] += ev
+            merged_t[pc] += popcount4(joined)
+            opened = miss & ~joined
+            if opened:
+                if n_open < op_b.shape[0]:
+                    op_b[n_open] = bkt
+                    op_w[n_open] = way
+                    op_m[n_open] = opened
+                    n_open += 1
+            elif together and joined and ret >= 0:
+                joined_all = True
+                if ret > jret:
+                    jret = ret
+        if not joined_all:
+            sent_any = True
+            if use_sides:
+                v = line_latency(li, g_code[gl], t, side, copy_at, back, lats[0], lats[1], lats[2], lats[3])
+                if v > own:
+                    own = v
+        gl += 1
+    return own, jret, sent_any, n_open, gl
+
+
+@njit(cache=True, inline="always")
+def answer_opened(mg, op_b, op_w, op_m, n_open, t, done, trip):
+    """The requests a load issued at cycle t opened are answered when its data is back (cycle
+    `done`). A request stays open to joiners while its data has not left the L2: a joiner reaches
+    the L2 about half an SM -> L2 round trip after its issue, the data gets back to the SM about
+    half a round trip after it leaves, so the window closes `trip` (an unloaded near L2 hit's
+    latency) before `done`, or w_hit after t if that is later (module docstring)."""
+    ends, rets, w_hit = mg[8], mg[10], mg[3]
+    end = done - trip
+    if end < t + w_hit:
+        end = t + w_hit
+    for i in range(n_open):
+        for b in range(4):
+            if (op_m[i] >> b) & 1:
+                rets[op_b[i], op_w[i], b] = done
+                ends[op_b[i], op_w[i], b] = end

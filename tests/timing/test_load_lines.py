@@ -1,0 +1,92 @@
+"""A global load's L1-miss lines at issue (simgpu.timing.load_lines): the merge window is the opening
+load's own time in flight minus one SM -> L2 -> SM trip, never shorter than the least window."""
+
+import numpy as np
+import pytest
+
+from simgpu.timing.l2_merge import merge_tables
+from simgpu.timing.l2_sides import home_partition
+from simgpu.timing.load_lines import answer_opened, load_lines
+
+TRIP = 280  # lat_l2_near
+W_MIN = 13  # least window
+LATS = (280, 515, 540, 770)
+
+
+class Lines:
+    """One line, loads issued one after another (each its own row with one group)."""
+
+    def __init__(self, dram: bool, together: bool = False, n_loads: int = 8):
+        self.line = next(x for x in range(1000) if home_partition(x) == 0)
+        tables = merge_tables(16, 1)
+        self.mg = (True, 4, 4, np.int64(W_MIN), np.int64(0), np.array([15 if dram else 0], np.int64)) + tables + (
+            np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64), together)
+        self.g_row = np.arange(n_loads, dtype=np.int64)
+        self.g_li = np.zeros(n_loads, np.int64)
+        self.dram = dram
+        self.copy_at = np.full((1, 2), -1, np.int64)
+        self.back = np.zeros(1, np.int64)
+        self.scratch = [np.zeros(64, np.int64) for _ in range(3)]
+        self.row = 0
+
+    def load(self, t: int, dom: int, done: int | None = None):
+        """Issue the next load at cycle t from domain dom; its data is back at `done` (as the replay
+        would compute it; default t + its line latency). Returns load_lines' result."""
+        first = self.row == 0
+        code = np.full(len(self.g_row), home_partition(self.line) | (2 if (self.dram and first) else 0), np.int8)
+        info = np.full(len(self.g_row), 1 | (1 << 4), np.int64)  # sector 0 missed and sent
+        own, jret, sent_any, n_open, _ = load_lines(self.row, self.row, t, 0, dom, 0, self.g_row, self.g_li, code,
+                                                    info, self.copy_at, self.back, LATS, True, self.mg,
+                                                    *self.scratch)
+        end = done if done is not None else t + own
+        answer_opened(self.mg, *self.scratch, n_open, t, end, TRIP)
+        self.row += 1
+        return own, jret, sent_any, n_open
+
+    @property
+    def merged(self) -> int:
+        return int(self.mg[-3].sum())
+
+
+@pytest.mark.parametrize("gap, merged", [(0, 1), (719, 1), (720, 0), (900, 0)])
+def test_dram_fetch_window_is_its_time_in_flight(gap, merged):
+    # the fetch is back at 1000 (queueing included): joiners until 1000 - TRIP
+    ln = Lines(dram=True)
+    ln.load(0, dom=2, done=1000)
+    ln.load(gap, dom=2)
+    assert ln.merged == merged
+
+
+@pytest.mark.parametrize("done, gap, merged", [(280, 12, 1), (280, 13, 0), (400, 119, 1), (400, 120, 0)])
+def test_hit_window_grows_with_the_queueing(done, gap, merged):
+    # an unloaded near hit merges only within the least window; 120 cycles of queueing add 120
+    ln = Lines(dram=False)
+    ln.load(0, dom=1, done=done)
+    ln.load(gap, dom=1)
+    assert ln.merged == merged
+
+
+def test_other_domain_does_not_join():
+    ln = Lines(dram=True)
+    ln.load(0, dom=1, done=1000)
+    ln.load(5, dom=2)
+    assert ln.merged == 0
+
+
+def test_cap_then_a_new_request():
+    ln = Lines(dram=False)
+    for _ in range(5):
+        ln.load(0, dom=3, done=600)
+    assert ln.merged == 3  # four SMs per request: the fifth opens a second one
+
+
+@pytest.mark.parametrize("together", [False, True])
+def test_joined_line_released_with_its_request(together):
+    ln = Lines(dram=True, together=together)
+    ln.load(0, dom=2, done=1000)
+    own, jret, sent_any, n_open = ln.load(100, dom=2)
+    assert n_open == 0 and ln.merged == 1
+    if together:  # answered with the leader's data, no latency of its own
+        assert (own, jret, sent_any) == (-1, 1000, False)
+    else:  # its own near latency, waiting for the fetch in flight
+        assert jret == -1 and sent_any and own == LATS[2] - 100  # the near DRAM fetch is back at 540
