@@ -269,21 +269,25 @@ class MemorySystem:
         self._add_pc(pc, {"instructions": instructions, "wavefronts": wavefronts, "ideal_wavefronts": ideal,
                           "bank_conflicts": wavefronts - ideal}, space="shared", op=op)
 
-    def apply_timed_merging(self, delta_by_pc: np.ndarray) -> None:
+    def apply_timed_merging(self, delta_by_pc: np.ndarray, pending_by_pc: np.ndarray | None = None) -> None:
         """Replace the functional walk's L1 -> L2 read merging by the one the timing model decided on
         the issue cycles (timing/l2_merge.py): delta_by_pc[pc] read lookups, all of them hits, are
         added to the global-load counters of pc (negative: more misses merged in time). DRAM
-        traffic does not change."""
+        traffic does not change. pending_by_pc[pc] (optional): read lookups of pc that reached the L2
+        before their sector's DRAM fetch did, moved from hits to misses (ncu counts them as misses)."""
         delta = np.asarray(delta_by_pc, np.int64)
+        pending = np.zeros_like(delta) if pending_by_pc is None else np.asarray(pending_by_pc, np.int64)
         c = self._ctr["global"]
-        for pc in np.flatnonzero(delta):
-            d = int(delta[pc])
+        for pc in np.flatnonzero(delta | pending):
+            d, p = int(delta[pc]), int(pending[pc])
             row = self._pc.get(int(pc))
             if row is None or self._pc_kind[int(pc)] != ("global", "ld"):
                 raise ValueError(f"timed L2 merging names pc {pc}, which made no global load")
-            row["l2_hits"] = row.get("l2_hits", 0) + d
+            row["l2_hits"] = row.get("l2_hits", 0) + d - p
+            row["l2_misses"] = row.get("l2_misses", 0) + p
             c[C_L2_READ_SECTORS] += d
-            c[C_L2_READ_HIT] += d
+            c[C_L2_READ_HIT] += d - p
+            c[C_L2_READ_MISS] += p
             c[C_L2_READ_MERGED] -= d
         if min(c[C_L2_READ_HIT], c[C_L2_READ_MERGED]) < 0:
             raise ValueError("timed L2 merging left a negative read-hit or merged count")

@@ -295,7 +295,7 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
                                         merge_domain_of_sm=memsys.merge_dom if memsys is not None else None,
                                         merge_cap=memsys.merge_cap if memsys is not None else 0)
         if timing_result.l2_merging is not None and memsys is not None:
-            memsys.apply_timed_merging(timing_result.l2_merging.delta())
+            memsys.apply_timed_merging(timing_result.l2_merging.delta(), timing_result.l2_merging.pending)
             per_pc = build_per_pc(lk, stats, memsys.per_instruction())
     metrics: dict[str, float] = {}
     if memsys is not None:

@@ -159,6 +159,13 @@ class TimingConfig:
     # (gemm_tiled +1.0 %), the l2_drift nvcc variants' mean error 7.5 % vs 8.3 % without
     # (2026-11-30). Off: a joined line takes its own near/far latency.
     l2_merge_release_together: bool = False
+    # count a read lookup that reaches the L2 before its sector's DRAM fetch (another request's)
+    # has as a miss, as ncu does (the H200's gemm_tiled: 26.5k L2 read sector misses for 16.5k
+    # sectors read from DRAM), decided at issue with the fetch's own time. Off: the calibration
+    # gemms' L2 hit rates with it 72.7 / 80.2 %, without 92.3 / 90.3 %, H200 88.9 / 84.0 %
+    # (2026-11-30): the H200's gemm_naive has almost no such misses, the model's many, because
+    # its CTAs of different GPCs still ask for the same cold sectors closer together in time.
+    l2_pending_fetch_is_miss: bool = False
     # PTX ops that ptxas folds into other instructions (ld.param -> constant-bank operand,
     # cvta.to.global, mov of %ctaid/%ntid/%nctaid) take no issue slot
     fold_free_ops: bool = True

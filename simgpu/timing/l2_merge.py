@@ -25,10 +25,12 @@ Counting: merging changes how many L2 lookups the L1 misses cause, not which sec
 DRAM. With n misses of a sector and M of them merged there are n - M lookups, the fetching one a
 miss and the others hits, so moving from the functional merge count M_f to the timed one M_t
 changes the read lookups and read hits by M_f - M_t each (per pc: `MergeCounts`), DRAM not at all.
-Not modelled: ncu counts a lookup that finds the sector's fetch still on its way as a miss (the
-H200's gemm_tiled has 26.5k L2 sector misses for 16.5k sectors read from DRAM). Counting those here
-made the calibration gemms' L2 hit rates 64 / 70 % with an 800-cycle fetch, 73 / 76 % with a
-376-cycle one, against 88.9 / 84.0 % on the H200 (2026-11-30).
+ncu counts a lookup that finds its sector's DRAM fetch still on its way as a miss (the H200's
+gemm_tiled has 26.5k L2 sector misses for 16.5k sectors read from DRAM). merge_step tells those
+lookups (`pending`: a request opened while fetch_ready, when the fetch reaches the L2, is still
+ahead); counting them as misses (config l2_pending_fetch_is_miss) made the calibration gemms' L2
+hit rates 72.7 / 80.2 % against 88.9 / 84.0 % on the H200 and 92.3 / 90.3 % without, so it is
+off (2026-11-30).
 """
 
 from __future__ import annotations
@@ -53,6 +55,9 @@ class MergeCounts:
     timed: np.ndarray
     # requests that replaced a still-open entry of the in-flight table (a merge possibly missed)
     evicted: int = 0
+    # per pc, read lookups that reached the L2 before their sector's DRAM fetch (another request's)
+    # did: ncu counts those as misses (None: not decided, merge_groups)
+    pending: np.ndarray | None = None
 
     def delta(self) -> np.ndarray:
         """Per pc, L2 read lookups (and read hits) to add to the functional counts."""
@@ -74,10 +79,12 @@ def merge_step(t, li, dom, n_dom, miss, dram_bits, cap, w_hit, w_miss, fetch_rea
     """One L1-miss group issued at cycle t: line index li, missed sectors `miss` (bits), from an SM of
     merge domain dom; dram_bits: the line's sectors the launch fetched from DRAM. Each missed sector
     joins the domain's open request for it (module docstring) or opens a new one. Returns (the joined
-    sectors, the bucket and way of the line's entry, 1 if opening it replaced a live entry, the latest
-    return time of the joined sectors' requests, -1 if none is known). The replay, which knows when a
-    load's data is back, then sets rets[bucket, way, b] and the windows' ends of the sectors it
-    opened from that time (load_lines.answer_opened)."""
+    sectors, the sectors whose DRAM fetch this group started, the sectors it opened while another
+    request's fetch of them had not reached the L2 (fetch_ready > t), the bucket and way of the
+    line's entry, 1 if opening it replaced a live entry, the latest return time of the joined
+    sectors' requests, -1 if none is known). The replay, which knows when a load's data is back,
+    then sets rets[bucket, way, b] and the windows' ends of the sectors it opened, and fetch_ready
+    of the fetches it started, from that time (load_lines.answer_opened)."""
     nb = keys.shape[0]
     key = li * n_dom + dom
     h = (key * np.int64(0x9E3779B97F4A7C15)) >> np.int64(17)
@@ -109,6 +116,8 @@ def merge_step(t, li, dom, n_dom, miss, dram_bits, cap, w_hit, w_miss, fetch_rea
             cnts[bkt, way, b] = 0
             rets[bkt, way, b] = -1
     joined = 0
+    fetching = 0
+    pending = 0
     ret = np.int64(-1)
     for b in range(4):
         if not (miss >> b) & 1:
@@ -121,12 +130,17 @@ def merge_step(t, li, dom, n_dom, miss, dram_bits, cap, w_hit, w_miss, fetch_rea
             continue
         ready = fetch_ready[li, b]
         if ready < 0:  # the sector's first request: it fetches from DRAM if the launch did
-            ready = t + w_miss if (dram_bits >> b) & 1 else t
+            ready = t
+            if (dram_bits >> b) & 1:
+                ready = t + w_miss
+                fetching |= 1 << b
             fetch_ready[li, b] = ready
+        elif ready > t:  # the sector's DRAM fetch has not reached the L2 yet
+            pending |= 1 << b
         ends[bkt, way, b] = max(ready, t + w_hit)
         cnts[bkt, way, b] = 1
         rets[bkt, way, b] = -1
-    return joined, bkt, way, evicted, ret
+    return joined, fetching, pending, bkt, way, evicted, ret
 
 
 @njit(cache=True)
@@ -155,8 +169,8 @@ def _merge_in_order(order, t_g, dom_g, line_idx, info, pc_g, dram_mask, cap, w_h
         miss = inf & 15
         sent = (inf >> 4) & 15
         merged_f[pc_g[g]] += popcount4(miss & ~sent & 15)
-        joined, bkt, way, ev, ret = merge_step(t_g[g], li, dom_g[g], n_dom, miss, dram_mask[li], cap, w_hit, w_miss,
-                                               fetch_ready, keys, ends, cnts, rets)
+        joined, _, _, bkt, way, ev, ret = merge_step(t_g[g], li, dom_g[g], n_dom, miss, dram_mask[li], cap, w_hit,
+                                                     w_miss, fetch_ready, keys, ends, cnts, rets)
         evicted += ev
         merged_t[pc_g[g]] += popcount4(joined)
         for b in range(4):  # no replay here: the data is back when the window would close on a hit

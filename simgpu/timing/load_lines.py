@@ -29,17 +29,18 @@ from simgpu.timing.l2_sides import line_latency
 
 @njit(cache=True, inline="always")
 def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_code, g_info, copy_at, back, lats, use_sides, mg,
-               op_b, op_w, op_m):
+               op_b, op_w, op_m, op_l, op_f):
     """Row mr (a global load) issued at cycle t from an SM of L2 side `side` and merge domain `dom`;
     gl: the warp's cursor into the groups (sorted by row). lats: (l2_near, l2_far, dram_near,
-    dram_far); mg: the merge state (model._merge_inputs; mg[0] False: no merging). op_b / op_w / op_m:
-    scratch for the requests this load opened (bucket, way, sectors).
+    dram_far); mg: the merge state (model._merge_inputs; mg[0] False: no merging). op_b / op_w / op_m /
+    op_l / op_f: scratch for the requests this load opened (bucket, way, sectors, line, the sectors
+    whose DRAM fetch it started).
 
     Returns (latency of the slowest line sent on by this load, -1 if none or no near/far rule; the
     latest return time of the requests its fully joined lines joined, -1 if none; whether some line
     was sent on; how many entries of op_* it filled; the advanced cursor)."""
     (use_merge, n_dom, cap, w_hit, w_miss, dram_mask, fetch_ready, keys, ends, cnts, rets,
-     merged_f, merged_t, evict, together) = mg
+     merged_f, merged_t, evict, together, pend) = mg
     n = g_row.shape[0]
     while gl < n and g_row[gl] < mr:
         gl += 1
@@ -55,16 +56,20 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_code, g_info, copy_at, b
             miss = inf & 15
             sent = (inf >> 4) & 15
             merged_f[pc] += popcount4(miss & ~sent & 15)
-            joined, bkt, way, ev, ret = merge_step(t, li, dom, n_dom, miss, dram_mask[li], cap, w_hit, w_miss,
-                                                   fetch_ready, keys, ends, cnts, rets)
+            joined, fetching, pending, bkt, way, ev, ret = merge_step(t, li, dom, n_dom, miss, dram_mask[li], cap,
+                                                                      w_hit, w_miss, fetch_ready, keys, ends,
+                                                                      cnts, rets)
             evict[0] += ev
             merged_t[pc] += popcount4(joined)
+            pend[pc] += popcount4(pending)
             opened = miss & ~joined
             if opened:
                 if n_open < op_b.shape[0]:
                     op_b[n_open] = bkt
                     op_w[n_open] = way
                     op_m[n_open] = opened
+                    op_l[n_open] = li
+                    op_f[n_open] = fetching
                     n_open += 1
             elif together and joined and ret >= 0:
                 joined_all = True
@@ -81,13 +86,15 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_code, g_info, copy_at, b
 
 
 @njit(cache=True, inline="always")
-def answer_opened(mg, op_b, op_w, op_m, n_open, t, done, trip):
+def answer_opened(mg, op_b, op_w, op_m, op_l, op_f, n_open, t, done, trip):
     """The requests a load issued at cycle t opened are answered when its data is back (cycle
     `done`). A request stays open to joiners while its data has not left the L2: a joiner reaches
     the L2 about half an SM -> L2 round trip after its issue, the data gets back to the SM about
     half a round trip after it leaves, so the window closes `trip` (an unloaded near L2 hit's
-    latency) before `done`, or w_hit after t if that is later (module docstring)."""
-    ends, rets, w_hit = mg[8], mg[10], mg[3]
+    latency) before `done`, or w_hit after t if that is later (module docstring). By the same
+    reckoning a DRAM fetch it started reaches the L2 then (fetch_ready: a later request that finds
+    it still on its way is a pending miss, merge_step)."""
+    fetch_ready, ends, rets, w_hit = mg[6], mg[8], mg[10], mg[3]
     end = done - trip
     if end < t + w_hit:
         end = t + w_hit
@@ -96,3 +103,5 @@ def answer_opened(mg, op_b, op_w, op_m, n_open, t, done, trip):
             if (op_m[i] >> b) & 1:
                 rets[op_b[i], op_w[i], b] = done
                 ends[op_b[i], op_w[i], b] = end
+            if (op_f[i] >> b) & 1:
+                fetch_ready[op_l[i], b] = end

@@ -217,7 +217,8 @@ def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: 
     """The replay's `merge` tuple (load_lines.py, l2_merge.py): whether to merge, the number of
     domains, the cap, the windows, per line the sectors the launch fetched from DRAM, the in-flight
     tables, the per-pc counts (functional, timed), the evictions, whether a joined line is answered
-    with its request, per SM its domain and the earliest a joined line's data is back."""
+    with its request, per SM its domain, the earliest a joined line's data is back, and per pc the
+    read lookups that found their sector's DRAM fetch still on its way."""
     g_li, g_info, n_lines = sides[2], sides[4], sides[-1]
     on = merge_dom is not None and len(merge_dom) == num_sms and len(g_li) > 0
     dom = np.asarray(merge_dom, np.int64) if on else np.zeros(num_sms, np.int64)
@@ -227,7 +228,7 @@ def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: 
     return ((on, int(dom.max()) + 1, int(merge_cap), np.int64(cfg.l2_merge_window_hit_cycles),
              np.int64(0), dram) + tables  # no fixed fetch window: answer_opened sets the windows
             + (np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64), np.zeros(1, np.int64),
-               bool(cfg.l2_merge_release_together), dom, np.int64(cfg.lat_l1_hit)))
+               bool(cfg.l2_merge_release_together), dom, np.int64(cfg.lat_l1_hit), np.zeros(n_pc, np.int64)))
 
 
 def _dim3(x):
@@ -385,7 +386,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     merging = None
     if merging_on:
         if merge[0]:
-            merging = MergeCounts(merge[11], merge[12], int(merge[13][0]))
+            merging = MergeCounts(merge[11], merge[12], int(merge[13][0]),
+                                  merge[17] if cfg.l2_pending_fetch_is_miss else None)
         else:  # no L1 miss recorded
             merging = MergeCounts(np.zeros(len(st.kind), np.int64), np.zeros(len(st.kind), np.int64), 0)
     t3 = time.perf_counter()

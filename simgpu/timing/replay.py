@@ -186,11 +186,13 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     use_merge = merge[0]
     sm_dom = merge[15]
     merge_floor = merge[16]
-    mg = merge[:15]
+    mg = merge[:15] + (merge[17],)
     use_groups = use_sides or use_merge
     op_b = np.zeros(64, np.int64)
     op_w = np.zeros(64, np.int64)
     op_m = np.zeros(64, np.int64)
+    op_l = np.zeros(64, np.int64)
+    op_f = np.zeros(64, np.int64)
     if g_row.shape[0] >= 2**31:
         raise OverflowError("replay: 2**31 L1-miss groups or more (int32 slot fields)")
     if e_pc.shape[0] >= 2**31 or rows.shape[0] >= 2**31:
@@ -478,7 +480,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                         if use_groups and k == K_GLD:
                             slat, jret, sent_any, n_open, zs[gs, F_GRP] = load_lines(
                                 zs[gs, F_GRP], mr, t, sm_side[sm], sm_dom[sm], pc, g_row, g_li, g_code, g_info,
-                                copy_at, back, lats, use_sides, mg, op_b, op_w, op_m)
+                                copy_at, back, lats, use_sides, mg, op_b, op_w, op_m, op_l, op_f)
                             if slat >= 0:
                                 mlat = slat
                         extra = 0.0
@@ -502,7 +504,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             if not sent_any or jd > done_t:
                                 done_t = jd
                         if n_open:
-                            answer_opened(mg, op_b, op_w, op_m, n_open, t, done_t, l2_near)
+                            answer_opened(mg, op_b, op_w, op_m, op_l, op_f, n_open, t, done_t, l2_near)
                 elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
                     is_mem = True
                     mlat = -1

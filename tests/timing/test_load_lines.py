@@ -20,13 +20,13 @@ class Lines:
         self.line = next(x for x in range(1000) if home_partition(x) == 0)
         tables = merge_tables(16, 1)
         self.mg = (True, 4, 4, np.int64(W_MIN), np.int64(0), np.array([15 if dram else 0], np.int64)) + tables + (
-            np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64), together)
+            np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64), together, np.zeros(1, np.int64))
         self.g_row = np.arange(n_loads, dtype=np.int64)
         self.g_li = np.zeros(n_loads, np.int64)
         self.dram = dram
         self.copy_at = np.full((1, 2), -1, np.int64)
         self.back = np.zeros(1, np.int64)
-        self.scratch = [np.zeros(64, np.int64) for _ in range(3)]
+        self.scratch = [np.zeros(64, np.int64) for _ in range(5)]
         self.row = 0
 
     def load(self, t: int, dom: int, done: int | None = None):
@@ -45,7 +45,11 @@ class Lines:
 
     @property
     def merged(self) -> int:
-        return int(self.mg[-3].sum())
+        return int(self.mg[12].sum())
+
+    @property
+    def pending(self) -> int:
+        return int(self.mg[15].sum())
 
 
 @pytest.mark.parametrize("gap, merged", [(0, 1), (719, 1), (720, 0), (900, 0)])
@@ -90,3 +94,19 @@ def test_joined_line_released_with_its_request(together):
         assert (own, jret, sent_any) == (-1, 1000, False)
     else:  # its own near latency, waiting for the fetch in flight
         assert jret == -1 and sent_any and own == LATS[2] - 100  # the near DRAM fetch is back at 540
+
+
+@pytest.mark.parametrize("gap, pending", [(5, 1), (719, 1), (720, 0)])
+def test_lookup_before_the_fetch_arrives_is_pending(gap, pending):
+    # another domain asks while domain 1's fetch (back at 1000) has not reached the L2 (1000 - TRIP)
+    ln = Lines(dram=True)
+    ln.load(0, dom=1, done=1000)
+    ln.load(gap, dom=2)
+    assert ln.merged == 0 and ln.pending == pending
+
+
+def test_hit_lookups_are_never_pending():
+    ln = Lines(dram=False)
+    ln.load(0, dom=1, done=300)
+    ln.load(1, dom=2)
+    assert ln.pending == 0

@@ -134,3 +134,28 @@ def test_launch_applies_the_timed_merging(engine):
     assert np.allclose(out.get(), n // 128)
     ld = [r for r in timed.per_pc if r.get("l2_hits") is not None and r.get("requests")]
     assert sum(r["l2_hits"] + r["l2_misses"] for r in ld) >= mt[key]
+
+
+def test_pending_fetch_lookups_counted_as_misses(monkeypatch):
+    """With l2_pending_fetch_is_miss, lookups that reached the L2 before their sector's DRAM fetch
+    move from read hits to read misses; lookups, sectors and DRAM bytes stay as they were."""
+    import dataclasses
+
+    import simgpu.timing.config as tc
+
+    f = sg.RawModule(code=SHARED_READ).get_function("shared_read")
+    n = 4096
+    a = sg.asarray(np.ones(n, np.float32))
+    out = sg.zeros(132 * 128, np.float32)
+    off = f((132,), (128,), (a, out, np.int32(n)))
+    monkeypatch.setattr(tc, "_DEFAULT", dataclasses.replace(tc.default_config(), l2_pending_fetch_is_miss=True))
+    on = f((132,), (128,), (a, out, np.int32(n)))
+    pending = int(on.timing.l2_merging.pending.sum())
+    assert pending > 0  # CTAs of different GPCs ask for the same cold sectors together
+    hit, miss = "lts__t_sectors_op_read_lookup_hit.sum", "lts__t_sectors_op_read_lookup_miss.sum"
+    assert on.metrics[hit] == off.metrics[hit] - pending
+    assert on.metrics[miss] == off.metrics[miss] + pending
+    for key in ("lts__t_sectors_srcunit_tex_op_read.sum", "dram__bytes_read.sum"):
+        assert on.metrics[key] == off.metrics[key]
+    ld = [r for r in on.per_pc if r.get("l2_hits") is not None and r.get("requests")]
+    assert sum(r["l2_misses"] for r in ld) >= pending
