@@ -99,7 +99,7 @@ class Engine:
         while start < total:
             n = min(self.ctas_per_wave, total - start)
             cta_ids = np.arange(start, start + n, dtype=np.int64)
-            sm_of_cta = dispatch.sm_of_cta(cta_ids, self.resident_ctas, self.num_sms)
+            sm_of_cta = dispatch.sm_of_cta(cta_ids, self.resident_ctas, self.num_sms, total)
             ctx = WaveContext(self.lk, self.heap, self.const_buf, self.kparams, cta_ids, self.grid, self.block,
                               self.shared_bytes, self.dynamic_shared, sm_of_cta, warp_uid, self.memsys,
                               self.num_sms)

@@ -144,10 +144,11 @@ class TimingConfig:
     # fetch merges for ~350-450 cycles (lat_dram - lat_l2_near = 376) and an L2 hit for less than
     # 25. l2_merge_window_hit_cycles is the least window, for near L2 hits: the light warm run gave
     # 1.04 copies at d = 0 and 1.87 at d = 25, half merged at d ~ 13 (linear between the two).
-    # Against the calibration file (simgpu validate, 2026-11-30): gemm_naive / gemm_tiled L2 read
-    # sectors -1.1 % / +1.6 %; with the least window at 10 / 20 / 25: +0.5 / -3.1 / -3.9 % and
-    # +1.9 / +1.2 / +0.9 %; at 1: +13.3 / +3.6 %. (The fixed burst windows used before, 75 cycles
-    # for hits and 800 for fetches: +0.4 / +2.2 %.)
+    # Against the calibration file (simgpu validate, 2026-11-30, with the H200's second-round CTA
+    # placement, core/dispatch.py): gemm_naive / gemm_tiled L2 read sectors -2.4 % / +3.4 %; with
+    # the least window at 10 / 20: -0.8 / -4.5 % and +3.8 / +2.9 %; at 1: +12.4 / +5.5 %. (With the
+    # round-robin second round used before: -1.1 / +1.6 %; the fixed burst windows, 75 cycles for
+    # hits and 800 for fetches, gave +0.4 / +2.2 % there.)
     # l2_merge_in_time = False keeps the functional walk's merging (every warp of a step together).
     l2_merge_in_time: bool = True
     l2_merge_window_hit_cycles: int = 13
@@ -155,14 +156,13 @@ class TimingConfig:
     # data back when the leader's is, at the earliest lat_l1_hit after its own issue): a merged
     # response does release all its SMs at once on the H200 (the CTAs that share the loads that
     # pace them run in lock step, l2_drift README section 2), but here it locks far more CTAs than
-    # the H200's timelines show and over-merges: calibration gemm_naive -15.7 % L2 read sectors
-    # (gemm_tiled +1.0 %), the l2_drift nvcc variants' mean error 7.5 % vs 8.3 % without
-    # (2026-11-30). Off: a joined line takes its own near/far latency.
+    # the H200's timelines show and over-merges: calibration gemm_naive -13.1 % L2 read sectors
+    # (gemm_tiled +0.7 %; 2026-11-30). Off: a joined line takes its own near/far latency.
     l2_merge_release_together: bool = False
     # count a read lookup that reaches the L2 before its sector's DRAM fetch (another request's)
     # has as a miss, as ncu does (the H200's gemm_tiled: 26.5k L2 read sector misses for 16.5k
     # sectors read from DRAM), decided at issue with the fetch's own time. Off: the calibration
-    # gemms' L2 hit rates with it 72.7 / 80.2 %, without 92.3 / 90.3 %, H200 88.9 / 84.0 %
+    # gemms' L2 hit rates with it 75.0 / 79.6 %, without 92.2 / 90.4 %, H200 88.9 / 84.0 %
     # (2026-11-30): the H200's gemm_naive has almost no such misses, the model's many, because
     # its CTAs of different GPCs still ask for the same cold sectors closer together in time.
     l2_pending_fetch_is_miss: bool = False

@@ -29,7 +29,7 @@ ncu counts a lookup that finds its sector's DRAM fetch still on its way as a mis
 gemm_tiled has 26.5k L2 sector misses for 16.5k sectors read from DRAM). merge_step tells those
 lookups (`pending`: a request opened while fetch_ready, when the fetch reaches the L2, is still
 ahead); counting them as misses (config l2_pending_fetch_is_miss) made the calibration gemms' L2
-hit rates 72.7 / 80.2 % against 88.9 / 84.0 % on the H200 and 92.3 / 90.3 % without, so it is
+hit rates 75.0 / 79.6 % against 88.9 / 84.0 % on the H200 and 92.2 / 90.4 % without, so it is
 off (2026-11-30).
 """
 

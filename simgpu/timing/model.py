@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
-from simgpu.core.dispatch import sm_order
+from simgpu.core.dispatch import sm_of_cta, sm_order
 from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.isa import (
     K_ALU,
@@ -312,11 +312,14 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     e_rsn = np.zeros(nr, np.int8)
     e_thr_rsn = np.zeros(nr, np.int8)
     w_slot = np.full(W, -1, np.int64)
+    pref_sm = np.full(n_ctas, -1, np.int64)  # the first wave's CTAs: the functional engine's SMs
+    first_wave = min(n_ctas, ctas_per_sm * num_sms)
+    pref_sm[:first_wave] = sm_of_cta(np.arange(first_wave), ctas_per_sm * num_sms, num_sms, n_ctas)
     t1 = time.perf_counter()
     cycles = replay(st.kind, st.pipe, st.lat, st.ii, st.sb, st.src, st.dst, st.n_regs,
                     sr.e_pc, sr.rows, sr.warp_row0,
                     sr.warp_off, sr.cta_warp0, sr.cta_nwarps,
-                    num_sms, sm_order(num_sms), ctas_per_sm, wpc, n_sub, POLICIES[policy],
+                    num_sms, sm_order(num_sms), pref_sm, ctas_per_sm, wpc, n_sub, POLICIES[policy],
                     cfg.cta_dispatch_ns * clock_ghz, bar_lat, cfg.lsu_queue_cycles, cfg.mio_queue_cycles,
                     cfg.lat_branch, cfg.l1_wavefronts_per_cycle, l2_rate, dram_rate, atom_rate,
                     float(cfg.load_window_cycles),

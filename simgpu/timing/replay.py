@@ -166,7 +166,7 @@ def _activate(act_sm, n_act, sm):
 def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            e_pc, rows, warp_row0,
            warp_off, cta_warp0, cta_nwarps,
-           num_sms, sm_order, ctas_per_sm, wpc, n_sub, policy,
+           num_sms, sm_order, pref_sm, ctas_per_sm, wpc, n_sub, policy,
            dispatch_interval, bar_lat, lsu_q, mio_q, lat_branch,
            l1_rate, l2_rate, dram_rate, atom_rate,
            load_win, dram_u, dram_x, l2_u, l2_x,
@@ -245,15 +245,28 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     t = np.int64(0)
     while True:
         # ------------------------------------------------------------ CTA dispatch
-        # the SM with the most free CTA slots, scanning the block scheduler's SM order (sm_order,
-        # core/dispatch.py) from after the last one used: the first round lands where the
-        # functional engine put each CTA (so the SM ids of the timeline and of the L1s agree)
+        # a CTA of the first wave goes where the functional engine put it (pref_sm, core/dispatch.py:
+        # so the SM ids of the timeline and of the L1s agree); a later one to the SM with the most
+        # free CTA slots, scanning the block scheduler's SM order from after the last one used
         while next_cta < C and disp_time <= t:
             best = -1
             best_pos = 0
             best_free = 0
             best_cs = -1
-            for k in range(num_sms):
+            ps = pref_sm[next_cta]  # the functional engine's SM for a CTA of the first wave
+            if ps >= 0:
+                for cs in range(ctas_per_sm):
+                    g = ps * ctas_per_sm + cs
+                    if cslot_cta[g] < 0 or (cslot_free_at[g] <= t and cslot_free_at[g] > 0):
+                        best = ps
+                        best_cs = cs
+                        best_free = 1
+                        for k in range(num_sms):
+                            if sm_order[k] == ps:
+                                best_pos = k
+                                break
+                        break
+            for k in range(num_sms if best < 0 else 0):
                 sm = sm_order[(rr + k) % num_sms]
                 nfree = 0
                 first = -1

@@ -81,7 +81,7 @@ def test_merged_sector_reports_leader_l2_hit(h200):
 def test_dispatch_order_is_the_measured_one():
     assert sorted(H200_DISPATCH_ORDER) == list(range(132))
     assert list(sm_of_cta(np.arange(10), 1056, 132)) == [124, 125, 126, 127, 128, 129, 130, 131, 0, 1]
-    assert sm_of_cta(np.array([132 + 8]), 1056, 132)[0] == 0  # round robin over the order
+    assert sm_of_cta(np.array([132 + 8]), 1056, 132, 1056)[0] == 0  # full rounds repeat the order
     assert list(sm_order(40)) == list(range(40))  # other GPUs: identity
     # consecutive CTAs share a GPC: the 16 CTAs 16..31 are exactly GPC 1
     assert sorted(sm_of_cta(np.arange(16, 32), 1056, 132)) == sorted(H200_GPCS[1])

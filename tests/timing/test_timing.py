@@ -176,12 +176,14 @@ SHARED_READ = r'''extern "C" __global__ void shared_read(const float* a, float* 
     out[blockIdx.x * blockDim.x + threadIdx.x] = s; }'''
 
 
-def test_first_round_ctas_run_where_the_functional_engine_put_them():
-    """The replay dispatches CTAs along the block scheduler's SM order, like the functional engine,
-    so the timeline's SM of each warp is the SM whose L1 its counters came from."""
+@pytest.mark.parametrize("n_ctas", [100, 200])
+def test_first_wave_ctas_run_where_the_functional_engine_put_them(n_ctas):
+    """The replay dispatches the first wave's CTAs to the functional engine's SMs (one partial round,
+    or a full one and a partial last round: core/dispatch.py), so the timeline's SM of each warp is
+    the SM whose L1 its counters came from."""
     n = 4096
-    rep, res = _run(SHARED_READ, "shared_read", (100,), (128,),
-                    (np.ones(n, np.float32), np.zeros(100 * 128, np.float32), np.int32(n)))
+    rep, res = _run(SHARED_READ, "shared_read", (n_ctas,), (128,),
+                    (np.ones(n, np.float32), np.zeros(n_ctas * 128, np.float32), np.int32(n)))
     assert np.array_equal(res.timeline["warp_sm"], rep.trace.sm_of_warp())
     assert rep.trace.sm_of_warp()[0] == 124  # the H200's first SM for CTA 0
 
