@@ -81,7 +81,21 @@ H200_L2_SIDE: tuple[int, ...] = tuple(
 # 64,046 lines whose side the run showed, in each of the four 2 MB pages of the 8 MB buffer.
 H200_L2_HOME_BITS = (12, 13, 15, 17, 19)
 
+# Each SM's own distance to the L2 (same run): the median latency of its near first-touch loads,
+# ~4,000 lines per SM (l2_partition/analyze.py sm_near_latency). 281-320 cycles, both SMs of a TPC
+# within a few cycles of each other: a fixed offset per SM (the replay adds it to every L2 and DRAM
+# access), which makes CTAs on different SMs drift apart even when they run the same code.
+H200_SM_L2_LATENCY: tuple[int, ...] = (
+    301, 300, 297, 298, 299, 300, 297, 298, 300, 300, 301, 301, 306, 305, 296, 297, 305, 306, 303, 305,
+    303, 305, 293, 292, 297, 295, 298, 299, 305, 307, 290, 302, 311, 314, 309, 298, 309, 314, 297, 296,
+    302, 301, 304, 301, 319, 320, 302, 299, 295, 296, 292, 293, 294, 294, 293, 294, 295, 294, 296, 296,
+    299, 299, 291, 292, 286, 288, 299, 299, 287, 287, 291, 291, 293, 293, 302, 302, 285, 285, 305, 306,
+    306, 308, 293, 303, 296, 295, 297, 296, 313, 315, 297, 294, 287, 288, 288, 289, 288, 289, 290, 289,
+    290, 291, 294, 294, 286, 287, 293, 294, 293, 283, 290, 283, 286, 286, 289, 288, 296, 297, 281, 281,
+    306, 307, 289, 288, 301, 302, 307, 308, 290, 291, 295, 296)
+
 assert sorted(H200_DISPATCH_ORDER) == list(range(132))
+assert len(H200_SM_L2_LATENCY) == 132
 assert sorted(s for d in H200_MERGE_DOMAINS for s in d) == list(range(132))
 assert sum(H200_L2_SIDE) == 66
 

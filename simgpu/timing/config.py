@@ -83,6 +83,14 @@ class TimingConfig:
     # (simgpu validate) -31 / -19 % -> +0.4 / +2.2 %.
     l2_near_far_by_address: bool = True
     l2_sm_side: tuple[int, ...] | None = H200_L2_SIDE  # per SM (used where its length is num_sms)
+    # each SM's own distance to the L2: per SM its median near-L2 latency (memory/topology.py
+    # H200_SM_L2_LATENCY, benchmarks/microbench/l2_partition first-touch run: 281-320 cycles); the
+    # replay adds its difference from the mean to every access of that SM that goes past the L1
+    # (used where its length is num_sms; None: every SM alike). Measured, but off: with it the
+    # calibration gemms' CTAs drift apart more and the merge model, set up without it, is off
+    # (L2 read sectors gemm_naive / gemm_tiled -0.3 / +10.1 %, program gemms -5.4 / -17.0 %;
+    # l2_drift README section 7)
+    l2_sm_latency: tuple[int, ...] | None = None
     lat_const: int = 32  # ASSUMED: constant-cache hit = L1 hit latency (not measured)
 
     # ---------------------------------------------------------------- memory bandwidths
@@ -159,6 +167,15 @@ class TimingConfig:
     # the H200's timelines show and over-merges: calibration gemm_naive -13.1 % L2 read sectors
     # (gemm_tiled +0.7 %; 2026-11-30). Off: a joined line takes its own near/far latency.
     l2_merge_release_together: bool = False
+    # which load of a line fetches its sectors from DRAM: the first to ask in issue order (True), or
+    # the one the functional walk had fetch them (False: one engine step's lowest warp, whenever it
+    # issues; a load issued earlier is then an L2 hit, a later one waits for that fetch). True is
+    # the physical rule, but it takes away what makes the model's gemm_tiled CTAs drift (the same
+    # CTAs always paying the DRAM trip): median end-time difference 63 cycles (H200 200-500) and
+    # L2 read sectors -24.6 / -26.8 % (with l2_sm_latency: 269 cycles, -27.2 / -19.8 %), so the
+    # merge model over-merges once the drift is right (l2_drift README section 7). Off until the
+    # merging is fixed.
+    l2_dram_fetch_in_time: bool = False
     # count a read lookup that reaches the L2 before its sector's DRAM fetch (another request's)
     # has as a miss, as ncu does (the H200's gemm_tiled: 26.5k L2 read sector misses for 16.5k
     # sectors read from DRAM), decided at issue with the fetch's own time. Off: the calibration

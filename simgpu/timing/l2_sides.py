@@ -29,7 +29,6 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgpu.memory.l1 import dram_sectors
 from simgpu.memory.topology import H200_L2_HOME_BITS
 
 # the home bits as bits of the line number (byte address >> 7)
@@ -54,31 +53,35 @@ def home_partition(line):
     return _parity(line & _HOME_MASK) ^ _parity(line >> _PAGE_SHIFT)
 
 
-def group_codes(g_line: np.ndarray, g_info: np.ndarray) -> np.ndarray:
-    """Per L1-miss group: its line's home partition | 2 if the functional walk fetched a sector of it
-    from DRAM (int8, for line_latency)."""
-    return _codes(np.asarray(g_line, np.int64), np.asarray(g_info))
+def group_homes(g_line: np.ndarray) -> np.ndarray:
+    """Per L1-miss group: its line's home partition (int8, for line_latency)."""
+    return _homes(np.asarray(g_line, np.int64))
 
 
 @njit(cache=True)
-def _codes(g_line, g_info):
+def _homes(g_line):
     out = np.empty(g_line.shape[0], np.int8)
     for i in range(g_line.shape[0]):
-        out[i] = home_partition(g_line[i]) | (2 if dram_sectors(g_info[i]) else 0)
+        out[i] = home_partition(g_line[i])
     return out
 
 
 @njit(cache=True, inline="always")
-def line_latency(li, code, t, side, copy_at, back, l2_near, l2_far, dram_near, dram_far):
-    """The latency of one L1-miss line (index li, group code as group_codes) of a global load issued
-    at cycle t from an SM of `side`, by the rules of the module docstring. copy_at[line, s]: when
-    side s holds a copy of the line (-1: not yet); back[line]: when its DRAM fetch is back. An L2
-    hit is near if the line is homed on this side, or the side holds a copy, at the earliest when
-    that copy arrives; else far, and the side holds a copy from then on. A hit on a line whose
-    DRAM fetch is still on its way waits for it; a DRAM fetch is near or far by the home and leaves
-    the line on both sides."""
-    home = code & 1
-    if code & 2:
+def line_latency(li, home, need, t, side, copy_at, back, dram_left, l2_near, l2_far, dram_near, dram_far,
+                 fetch_sectors=-1):
+    """The latency of one L1-miss line (index li, home partition `home`, missed sectors `need`) of a
+    global load issued at cycle t from an SM of `side`, by the rules of the module docstring.
+    dram_left[line]: the sectors the launch reads from DRAM that no request has asked for yet (the
+    first request in time fetches them, whichever warp the functional walk had fetch them);
+    copy_at[line, s]: when side s holds a copy (-1: not yet); back[line]: when its DRAM fetch is
+    back. A DRAM fetch is near or far by the home and leaves the line on both sides. An L2 hit is
+    near if the line is homed on this side, or the side holds a copy, at the earliest when that copy
+    arrives; else far, and the side holds a copy from then on. A hit on a line whose DRAM fetch is
+    still on its way waits for it. fetch_sectors >= 0: the sectors this group fetches from DRAM are
+    given (the functional walk's), instead of decided in time."""
+    fetch = need & dram_left[li] if fetch_sectors < 0 else fetch_sectors
+    if fetch:
+        dram_left[li] &= ~fetch
         v = dram_near if home == side else dram_far
         if t + v > back[li]:
             back[li] = t + v

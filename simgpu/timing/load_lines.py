@@ -22,19 +22,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simgpu.memory.l1 import dram_sectors
 from simgpu.memory.l2 import popcount4
 from simgpu.timing.l2_merge import merge_step
 from simgpu.timing.l2_sides import line_latency
 
 
 @njit(cache=True, inline="always")
-def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_code, g_info, copy_at, back, lats, use_sides, mg,
-               op_b, op_w, op_m, op_l, op_f):
+def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, back, dram_left, lats,
+               use_sides, mg, op_b, op_w, op_m, op_l, op_f):
     """Row mr (a global load) issued at cycle t from an SM of L2 side `side` and merge domain `dom`;
     gl: the warp's cursor into the groups (sorted by row). lats: (l2_near, l2_far, dram_near,
     dram_far); mg: the merge state (model._merge_inputs; mg[0] False: no merging). op_b / op_w / op_m /
     op_l / op_f: scratch for the requests this load opened (bucket, way, sectors, line, the sectors
     whose DRAM fetch it started).
+
+    lats[4]: whether the first request in time fetches a sector from DRAM (else the group the
+    functional walk had fetch it).
 
     Returns (latency of the slowest line sent on by this load, -1 if none or no near/far rule; the
     latest return time of the requests its fully joined lines joined, -1 if none; whether some line
@@ -78,7 +82,9 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_code, g_info, copy_at, b
         if not joined_all:
             sent_any = True
             if use_sides:
-                v = line_latency(li, g_code[gl], t, side, copy_at, back, lats[0], lats[1], lats[2], lats[3])
+                inf = np.int64(g_info[gl])
+                v = line_latency(li, g_home[gl], inf & 15, t, side, copy_at, back, dram_left,
+                                 lats[0], lats[1], lats[2], lats[3], -1 if lats[4] else dram_sectors(inf))
                 if v > own:
                     own = v
         gl += 1

@@ -39,7 +39,7 @@ from simgpu.timing.isa import (
     schedule_block,
 )
 from simgpu.timing.l2_merge import MergeCounts, line_dram_sectors, merge_tables
-from simgpu.timing.l2_sides import group_codes
+from simgpu.timing.l2_sides import group_homes
 from simgpu.timing.prepare import build_streams
 from simgpu.timing.replay import N_REASONS, replay
 
@@ -186,10 +186,11 @@ def _resident_per_bin(warp_start, warp_end, warp_sm, edges, num_sms):
 
 def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, groups: bool) -> tuple:
     """The replay's `sides` tuple (replay.py, load_lines.py): the L1-miss groups sorted by row, their
-    line index, home/DRAM code and g_info, each warp's first group, the SMs' sides (sm_side None: near/far
-    lines off) and the latencies; no groups (same types) when neither near/far lines nor merging need
-    them (`groups` False) or nothing missed. heap_bases: the start of each global allocation (the home
-    partition is taken from a line's offset in its allocation)."""
+    line index, home partition and g_info, each warp's first group, the SMs' sides (sm_side None:
+    near/far lines off), the latencies, the number of lines and per line the sectors the launch read
+    from DRAM; no groups (same types) when neither near/far lines nor merging need them (`groups`
+    False) or nothing missed. heap_bases: the start of each global allocation (the home partition is
+    taken from a line's offset in its allocation)."""
     W = len(sr.warp_off) - 1
     gap = cfg.lat_l2_far - cfg.lat_l2_near
     dram_near = int(np.rint(cfg.lat_dram - gap * cfg.l2_far_fraction))
@@ -198,7 +199,7 @@ def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, group
     side = np.asarray(sm_side, np.int64) if use_sides else np.zeros(num_sms, np.int64)
     if not groups or sr.miss_row is None or not len(sr.miss_row):
         z = np.zeros(0, np.int64)
-        return (False, z, z, np.zeros(0, np.int8), z, np.zeros(W, np.int64), side) + lats + (1,)
+        return (False, z, z, np.zeros(0, np.int8), z, np.zeros(W, np.int64), side) + lats + (1, np.zeros(1, np.int64))
     order = sr.miss_by_row
     g_row = np.ascontiguousarray(sr.miss_row[order], np.int64)
     g_li = np.ascontiguousarray(sr.miss_line_idx[order], np.int64)
@@ -208,9 +209,11 @@ def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, group
         bases = np.sort(np.asarray(heap_bases, np.int64)) >> 7
         i = np.searchsorted(bases, g_line, side="right") - 1
         g_line = np.where(i >= 0, g_line - bases[np.maximum(i, 0)], g_line)
-    g_code = group_codes(g_line, g_info)
+    g_home = group_homes(g_line)
     g_warp0 = np.searchsorted(g_row, sr.warp_row0[:-1]).astype(np.int64)
-    return (use_sides, g_row, g_li, g_code, g_info, g_warp0, side) + lats + (max(1, sr.n_miss_lines),)
+    n_lines = max(1, sr.n_miss_lines)
+    return (use_sides, g_row, g_li, g_home, g_info, g_warp0, side) + lats + (
+        n_lines, line_dram_sectors(g_li, g_info, n_lines))
 
 
 def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: int, n_pc: int) -> tuple:
@@ -219,16 +222,17 @@ def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: 
     tables, the per-pc counts (functional, timed), the evictions, whether a joined line is answered
     with its request, per SM its domain, the earliest a joined line's data is back, and per pc the
     read lookups that found their sector's DRAM fetch still on its way."""
-    g_li, g_info, n_lines = sides[2], sides[4], sides[-1]
+    g_li, n_lines, dram_lines = sides[2], sides[-2], sides[-1]
     on = merge_dom is not None and len(merge_dom) == num_sms and len(g_li) > 0
     dom = np.asarray(merge_dom, np.int64) if on else np.zeros(num_sms, np.int64)
     n = len(g_li) if on else 0
     tables = merge_tables(n, n_lines if on else 1)
-    dram = line_dram_sectors(g_li, g_info, n_lines) if on else np.zeros(1, np.int64)
+    dram = dram_lines if on else np.zeros(1, np.int64)
     return ((on, int(dom.max()) + 1, int(merge_cap), np.int64(cfg.l2_merge_window_hit_cycles),
              np.int64(0), dram) + tables  # no fixed fetch window: answer_opened sets the windows
             + (np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64), np.zeros(1, np.int64),
-               bool(cfg.l2_merge_release_together), dom, np.int64(cfg.lat_l1_hit), np.zeros(n_pc, np.int64)))
+               bool(cfg.l2_merge_release_together), dom, np.int64(cfg.lat_l1_hit), np.zeros(n_pc, np.int64),
+               bool(cfg.l2_dram_fetch_in_time)))
 
 
 def _dim3(x):
@@ -312,6 +316,10 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     e_rsn = np.zeros(nr, np.int8)
     e_thr_rsn = np.zeros(nr, np.int8)
     w_slot = np.full(W, -1, np.int64)
+    sm_lat_off = np.zeros(num_sms, np.int64)  # per SM, its distance to the L2 beyond the mean
+    if cfg.l2_sm_latency is not None and len(cfg.l2_sm_latency) == num_sms:
+        lat_sm = np.asarray(cfg.l2_sm_latency, np.float64)
+        sm_lat_off = np.rint(lat_sm - lat_sm.mean()).astype(np.int64)
     pref_sm = np.full(n_ctas, -1, np.int64)  # the first wave's CTAs: the functional engine's SMs
     first_wave = min(n_ctas, ctas_per_sm * num_sms)
     pref_sm[:first_wave] = sm_of_cta(np.arange(first_wave), ctas_per_sm * num_sms, num_sms, n_ctas)
@@ -319,7 +327,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     cycles = replay(st.kind, st.pipe, st.lat, st.ii, st.sb, st.src, st.dst, st.n_regs,
                     sr.e_pc, sr.rows, sr.warp_row0,
                     sr.warp_off, sr.cta_warp0, sr.cta_nwarps,
-                    num_sms, sm_order(num_sms), pref_sm, ctas_per_sm, wpc, n_sub, POLICIES[policy],
+                    num_sms, sm_order(num_sms), pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, POLICIES[policy],
                     cfg.cta_dispatch_ns * clock_ghz, bar_lat, cfg.lsu_queue_cycles, cfg.mio_queue_cycles,
                     cfg.lat_branch, cfg.l1_wavefronts_per_cycle, l2_rate, dram_rate, atom_rate,
                     float(cfg.load_window_cycles),

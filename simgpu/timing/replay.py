@@ -166,7 +166,7 @@ def _activate(act_sm, n_act, sm):
 def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            e_pc, rows, warp_row0,
            warp_off, cta_warp0, cta_nwarps,
-           num_sms, sm_order, pref_sm, ctas_per_sm, wpc, n_sub, policy,
+           num_sms, sm_order, pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, policy,
            dispatch_interval, bar_lat, lsu_q, mio_q, lat_branch,
            l1_rate, l2_rate, dram_rate, atom_rate,
            load_win, dram_u, dram_x, l2_u, l2_x,
@@ -177,10 +177,12 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
     # each warp's from g_warp0[w]; per group its line and home/DRAM code; per line which sides hold
     # it (bits) and when its DRAM fetch is back; per SM its side; the four latencies
-    use_sides, g_row, g_li, g_code, g_info, g_warp0, sm_side, l2_near, l2_far, dram_near, dram_far, n_lines = sides
+    (use_sides, g_row, g_li, g_home, g_info, g_warp0, sm_side, l2_near, l2_far, dram_near, dram_far, n_lines,
+     line_dram) = sides
+    dram_left = line_dram.copy()
     copy_at = np.full((n_lines, 2), -1, np.int64)
     back = np.zeros(n_lines, np.int64)
-    lats = (l2_near, l2_far, dram_near, dram_far)
+    lats = (l2_near, l2_far, dram_near, dram_far, merge[18])
     # L1 -> L2 read merging at issue (load_lines.py, l2_merge.py): per SM its merge domain; a joined
     # line's data is back at the earliest merge_floor cycles after its own issue
     use_merge = merge[0]
@@ -488,12 +490,13 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             atom_free = ta + float(rows[mr].lanes) / atom_rate
                             st = ta
                         jret = np.int64(-1)
+                        slat = np.int64(-1)
                         sent_any = True
                         n_open = 0
                         if use_groups and k == K_GLD:
                             slat, jret, sent_any, n_open, zs[gs, F_GRP] = load_lines(
-                                zs[gs, F_GRP], mr, t, sm_side[sm], sm_dom[sm], pc, g_row, g_li, g_code, g_info,
-                                copy_at, back, lats, use_sides, mg, op_b, op_w, op_m, op_l, op_f)
+                                zs[gs, F_GRP], mr, t, sm_side[sm], sm_dom[sm], pc, g_row, g_li, g_home, g_info,
+                                copy_at, back, dram_left, lats, use_sides, mg, op_b, op_w, op_m, op_l, op_f)
                             if slat >= 0:
                                 mlat = slat
                         extra = 0.0
@@ -511,6 +514,8 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                                 xd = _interp(dram_acc / load_win / dram_rate, dram_u, dram_x)
                                 if xd > extra:
                                     extra = xd
+                        if ml2 > 0 or slat >= 0:  # past the L1: the SM's own distance to the L2
+                            mlat += sm_lat_off[sm]
                         done_t = np.int64(np.ceil(st)) + mlat + np.int64(np.rint(extra))
                         if jret >= 0:  # lines answered with the requests they joined
                             jd = jret if jret > t + merge_floor else t + merge_floor

@@ -51,17 +51,23 @@ def test_home_partition_splits_strided_lines_evenly():
 NEAR, FAR, DNEAR, DFAR = 280, 515, 540, 770
 
 
-def _run(loads):
+def _run(loads, in_time=False):
     """Latencies of a sequence of one-line global loads, in issue order: loads = [(cycle, side,
-    line, fetched from DRAM)]."""
+    line, fetched from DRAM)] (in_time: the DRAM flag only says the launch read the line from
+    DRAM; the first load in time fetches it)."""
     lines = np.array([x[2] for x in loads], np.int64)
     u, li = np.unique(lines, return_inverse=True)
     copy_at = np.full((len(u), 2), -1, np.int64)
     back = np.zeros(len(u), np.int64)
+    dram_left = np.zeros(len(u), np.int64)
+    for i, (_, _, _, dram) in enumerate(loads):
+        if dram:
+            dram_left[li[i]] = 1
     out = []
     for i, (t, side, line, dram) in enumerate(loads):
-        code = home_partition(line) | (2 if dram else 0)
-        out.append(int(line_latency(int(li[i]), code, t, side, copy_at, back, NEAR, FAR, DNEAR, DFAR)))
+        fetch = -1 if in_time else (1 if dram else 0)
+        out.append(int(line_latency(int(li[i]), home_partition(line), 1, t, side, copy_at, back, dram_left,
+                                    NEAR, FAR, DNEAR, DFAR, fetch)))
     return out
 
 
@@ -84,3 +90,13 @@ def test_near_copy_is_there_only_once_it_arrived():
     copy it brings, rather than overtaking it."""
     line = next(x for x in range(1000) if home_partition(x) == 0)
     assert _run([(0, 1, line, False), (100, 1, line, False), (FAR - 10, 1, line, False)]) == [FAR, FAR - 100, NEAR]
+
+
+def test_dram_fetch_by_the_first_load_in_time():
+    """With the fetch decided in time, the first load of a line the launch read from DRAM fetches it,
+    whichever load the functional walk had fetch it; with the walk's choice, an earlier load is an
+    L2 hit and the later, fetching one pays the DRAM trip."""
+    line = next(x for x in range(1000) if home_partition(x) == 0)
+    loads = [(0, 0, line, False), (100, 0, line, True)]
+    assert _run(loads, in_time=True) == [DNEAR, DNEAR - 100]
+    assert _run(loads, in_time=False) == [NEAR, DNEAR]

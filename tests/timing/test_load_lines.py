@@ -10,7 +10,7 @@ from simgpu.timing.load_lines import answer_opened, load_lines
 
 TRIP = 280  # lat_l2_near
 W_MIN = 13  # least window
-LATS = (280, 515, 540, 770)
+LATS = (280, 515, 540, 770, True)  # near, far, DRAM near, DRAM far; the DRAM fetch decided in time
 
 
 class Lines:
@@ -26,18 +26,18 @@ class Lines:
         self.dram = dram
         self.copy_at = np.full((1, 2), -1, np.int64)
         self.back = np.zeros(1, np.int64)
+        self.dram_left = np.array([15 if dram else 0], np.int64)  # the launch read the line from DRAM
         self.scratch = [np.zeros(64, np.int64) for _ in range(5)]
         self.row = 0
 
     def load(self, t: int, dom: int, done: int | None = None):
         """Issue the next load at cycle t from domain dom; its data is back at `done` (as the replay
         would compute it; default t + its line latency). Returns load_lines' result."""
-        first = self.row == 0
-        code = np.full(len(self.g_row), home_partition(self.line) | (2 if (self.dram and first) else 0), np.int8)
+        home = np.full(len(self.g_row), home_partition(self.line), np.int8)
         info = np.full(len(self.g_row), 1 | (1 << 4), np.int64)  # sector 0 missed and sent
-        own, jret, sent_any, n_open, _ = load_lines(self.row, self.row, t, 0, dom, 0, self.g_row, self.g_li, code,
-                                                    info, self.copy_at, self.back, LATS, True, self.mg,
-                                                    *self.scratch)
+        own, jret, sent_any, n_open, _ = load_lines(self.row, self.row, t, 0, dom, 0, self.g_row, self.g_li, home,
+                                                    info, self.copy_at, self.back, self.dram_left, LATS, True,
+                                                    self.mg, *self.scratch)
         end = done if done is not None else t + own
         answer_opened(self.mg, *self.scratch, n_open, t, end, TRIP)
         self.row += 1

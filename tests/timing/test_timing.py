@@ -202,3 +202,27 @@ def test_timing_does_not_depend_on_where_earlier_allocations_put_the_arrays():
         rep = k((64,), (128,), (a, out, np.int32(n)), progress=False)
         cycles.append(rep.timing.cycles)
     assert cycles[0] == cycles[1] > 0
+
+
+CHASE = r'''extern "C" __global__ void chase(const int* a, int* out, int n) {
+    int i = 0;
+    for (int k = 0; k < n; ++k) i = a[i];
+    out[0] = i; }'''
+
+
+def test_an_sms_own_distance_to_the_l2_adds_to_each_of_its_l2_trips():
+    """With l2_sm_latency, every access of an SM that goes past the L1 takes that SM's latency minus
+    the mean longer: 16 dependent loads of new lines on the first CTA's SM (124), and the store the
+    warp waits for before it ends, 40 cycles each."""
+    import dataclasses
+
+    from simgpu.timing.config import default_config
+
+    a = np.arange(32 * 64, dtype=np.int32) + 32  # a[i] = i + 32: the next 128-byte line
+    cycles = []
+    for lat in (None, tuple(340 if s == 124 else 300 for s in range(132))):
+        cfg = dataclasses.replace(default_config(), l2_sm_latency=lat)
+        rep, res = _run(CHASE, "chase", (1,), (32,), (a, np.zeros(1, np.int32), np.int32(16)), config=cfg)
+        assert rep.trace.sm_of_warp()[0] == 124
+        cycles.append(res.cycles)
+    assert cycles[1] - cycles[0] == 17 * 40

@@ -52,6 +52,18 @@ def sides_and_homes(rounds, nl: int, num_sms: int = 132):
     return side, home
 
 
+def sm_near_latency(rounds, num_sms: int = 132) -> list[int]:
+    """Per SM, the median latency of its near first-touch loads (cycles): the SM's own distance to
+    the L2 (simgpu.memory.topology.H200_SM_L2_LATENCY)."""
+    near: list[list[np.ndarray]] = [[] for _ in range(num_sms)]
+    for smid, lat, blk in rounds:
+        sm = smid[blk]
+        for s in range(num_sms):
+            x = lat[sm == s]
+            near[s].append(x[x < FAR])
+    return [int(np.median(np.concatenate(x))) for x in near]
+
+
 def gf2_fit(bits: np.ndarray, y: np.ndarray):
     """Solve bits @ x = y over GF(2) (last column of bits: a constant); (x, consistent)."""
     a = np.concatenate([bits, y[:, None]], axis=1).astype(np.uint8)
@@ -87,6 +99,9 @@ def main() -> None:
           f"{np.median(lat[lat > FAR]):.0f} ({np.percentile(lat[lat > FAR], 5):.0f}-"
           f"{np.percentile(lat[lat > FAR], 95):.0f}) cycles")
     print(f"SMs on the far side of SM 124's partition ({side.sum()}): {np.flatnonzero(side).tolist()}")
+    per_sm = np.array(sm_near_latency(rounds))
+    print(f"per-SM median near latency: {per_sm.min()}-{per_sm.max()} cycles (mean {per_sm.mean():.1f}; "
+          f"both SMs of a TPC within {np.abs(per_sm[0::2] - per_sm[1::2]).max()}): {per_sm.tolist()}")
     addr = base + np.arange(nl, dtype=np.int64) * 128
     for page in np.unique(addr >> 21):
         sel = np.flatnonzero((home >= 0) & ((addr >> 21) == page))
