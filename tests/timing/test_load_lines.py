@@ -1,6 +1,9 @@
 """A global load's L1-miss lines at issue (simgpu.timing.load_lines): the merge window is the opening
 load's own time in flight minus one SM -> L2 -> SM trip, never shorter than the least window."""
 
+import importlib.util
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -110,3 +113,27 @@ def test_hit_lookups_are_never_pending():
     ln.load(0, dom=1, done=300)
     ln.load(1, dom=2)
     assert ln.pending == 0
+
+
+L2_GROUP = Path(__file__).resolve().parents[2] / "benchmarks" / "microbench" / "l2_group"
+
+
+@pytest.mark.skipif(not (L2_GROUP / "results").exists(), reason="the l2_group measurements are not in this checkout")
+@pytest.mark.parametrize("k", [2, 4, 8])
+def test_cold_merging_matches_the_h200(k):
+    """K SMs of one GPC reading a cold sector, member j j*d cycles late (benchmarks/microbench/l2_group,
+    H200): the rule's requests are within one of the measured copies at every d, under the light and
+    medium loads (model.py gives the fetch no queueing; under the burst the H200's window is longer,
+    which the replay's queues add)."""
+    analyze = _module(L2_GROUP / "analyze.py")
+    model = _module(L2_GROUP / "model.py")
+    for tag in ("1_32", "1_128"):
+        for d, measured in analyze.load(tag, k, "cold"):
+            assert abs(model.copies(k, d, True) - measured) <= 1.0, (tag, k, d, measured)
+
+
+def _module(path):
+    spec = importlib.util.spec_from_file_location(path.stem + "_l2_group", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
