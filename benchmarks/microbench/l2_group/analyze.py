@@ -35,6 +35,16 @@ def load(tag: str, k: int, mode: str) -> list[tuple[int, float]]:
     return out
 
 
+def spec_copies(name: str, mode: str) -> list[float]:
+    """Copies per group, per launch, of run_specs.sh's groups specs/NAME.txt (d = 0, medium load)."""
+    text = (HERE / "results" / f"spec_{name}_{mode}.csv").read_text()
+    res = [json.loads(line[7:]) for line in text.splitlines() if line.startswith("RESULT ")]
+    rows = [r for r in csv.DictReader(io.StringIO("\n".join(x for x in text.splitlines() if x.startswith('"'))))
+            if r.get("Kernel Name", "").startswith("group_k")]
+    return [(float(row[READ].replace(",", "")) - 2 * 132 - r["singles"] * r["sectors_per_buffer"])
+            / (r["groups"] * r["sectors_per_buffer"]) for r, row in zip(res, rows)]
+
+
 def main() -> None:
     for tag, title in LOADS:
         for mode in ("cold", "warm"):
@@ -46,6 +56,11 @@ def main() -> None:
             print("| --- " * (len(ds) + 1) + "|")
             for k, row in table.items():
                 print(f"| {k} | " + " | ".join(f"{c:.2f}" for _, c in row) + " |")
+    print("\nSM pairs of specs/*.txt, all starting together (run_specs.sh): copies per pair, 3 launches")
+    for path in sorted((HERE / "specs").glob("*.txt")):
+        if (HERE / "results" / f"spec_{path.stem}_cold.csv").exists():
+            cold, warm = (" ".join(f"{c:.2f}" for c in spec_copies(path.stem, m)) for m in ("cold", "warm"))
+            print(f"  {path.stem:12s} cold {cold}   warm {warm}")
 
 
 if __name__ == "__main__":

@@ -58,7 +58,10 @@ extern "C" __global__ void warm_k(const float* b, int n, float* out) {
 }
 int main(int argc, char** argv) {
     if (argc < 3) return 2;
-    int K = atoi(argv[1]);
+    // argv[1]: K (groups of K consecutive SMs of each domain) or spec:FILE (one group per line: its SM
+    // ids in member order; SMs in no group read a buffer of their own)
+    std::string a1 = argv[1];
+    int K = a1.rfind("spec:", 0) == 0 ? 0 : atoi(argv[1]);
     bool warm = argc > 3 && std::string(argv[3]) == "warm";
     std::vector<int> delays; { char* s = strdup(argv[2]); for (char* t = strtok(s, ","); t; t = strtok(0, ",")) delays.push_back(atoi(t)); }
     int nsm; CK(cudaDeviceGetAttribute(&nsm, cudaDevAttrMultiProcessorCount, 0));
@@ -67,14 +70,30 @@ int main(int argc, char** argv) {
     // groups of K consecutive SMs of a domain; member j of a group has index j
     std::vector<int> grp(132), member(132);
     int ng = 0, nsingle = 0, o = 0;
-    for (int d = 0; d < 10; ++d) {
-        int n = DOM_SIZE[d], full = n / K;
-        for (int i = 0; i < n; ++i) {
-            int sm = DOM_SM[o + i];
-            if (i < full * K) { grp[sm] = ng + i / K; member[sm] = i % K; }
-            else { grp[sm] = -1; member[sm] = 0; }
+    if (K > 0) {
+        for (int d = 0; d < 10; ++d) {
+            int n = DOM_SIZE[d], full = n / K;
+            for (int i = 0; i < n; ++i) {
+                int sm = DOM_SM[o + i];
+                if (i < full * K) { grp[sm] = ng + i / K; member[sm] = i % K; }
+                else { grp[sm] = -1; member[sm] = 0; }
+            }
+            ng += full; o += n;
         }
-        ng += full; o += n;
+    } else {
+        for (int sm = 0; sm < 132; ++sm) { grp[sm] = -1; member[sm] = 0; }
+        FILE* f = fopen(a1.c_str() + 5, "r");
+        if (!f) { printf("RESULT {\"error\": \"cannot read %s\"}\n", a1.c_str() + 5); return 1; }
+        char line[4096];
+        while (fgets(line, sizeof line, f)) {
+            int j = 0;
+            for (char* t = strtok(line, " \t\n"); t; t = strtok(0, " \t\n")) {
+                int sm = atoi(t);
+                if (sm >= 0 && sm < 132) { grp[sm] = ng; member[sm] = j++; }
+            }
+            if (j) ++ng;
+        }
+        fclose(f);
     }
     for (int sm = 0; sm < 132; ++sm) if (grp[sm] < 0) { grp[sm] = ng + nsingle; ++nsingle; }
     size_t nf = (size_t)(ng + nsingle) * BUF_SECTORS * 8;
@@ -93,9 +112,9 @@ int main(int argc, char** argv) {
         CK(cudaDeviceSynchronize());
         group_k<<<132, THR, 200 * 1024>>>(bufs, t0, dgrp, dlag, out);
         CK(cudaDeviceSynchronize());
-        printf("RESULT {\"idx\": %d, \"K\": %d, \"delay_cycles\": %d, \"warm\": %d, \"nld\": %d, \"thr\": %d, "
+        printf("RESULT {\"idx\": %d, \"spec\": \"%s\", \"K\": %d, \"delay_cycles\": %d, \"warm\": %d, \"nld\": %d, \"thr\": %d, "
                "\"groups\": %d, \"singles\": %d, \"sectors_per_buffer\": %d}\n",
-               idx++, K, d, warm ? 1 : 0, NLD, THR, ng, nsingle, BUF_SECTORS);
+               idx++, K ? "" : a1.c_str() + 5, K, d, warm ? 1 : 0, NLD, THR, ng, nsingle, BUF_SECTORS);
         fflush(stdout);
     }
     return 0;
