@@ -7,17 +7,18 @@ GPC, both SMs of a TPC back to back -- so consecutive CTAs share a GPC, which ma
 read merging of SMs in one GPC. Other SM counts use the identity order (round robin over SM ids).
 The choice matters for counters: CTAs on one SM share its L1, CTAs in one GPC merge L2 reads.
 
-A wave that holds more CTAs than SMs places them in rounds: full rounds repeat the order, and
-the partial last round (m CTAs, m < num_sms) is not the order's first m SMs: on the H200 every unit
-of the walk (SMs 124-131, then each GPC) gets its share, floor(m * unit size / num_sms), the first
-units of the walk one more until m is reached, and inside a GPC the last TPCs give up their odd SM
-first. That is exactly where the H200 put the second round of 256 CTAs of 2 per SM (GPCs 2-5 15
-CTAs, 6-7 16: SMs 109, 111, 113, 115, 117, 119, 121, 123 skipped) and the last round of 512 CTAs of
-up to 8 per SM (GPCs 1-5 14, 6-7 15), under ncu (benchmarks/microbench/l2_drift, results.json).
-Not modelled: the order of the full rounds past the first when more than two fit (the H200 brings
-SMs 124-131 back early: in the 512-CTA launch SM 128 ran CTAs 0 and 80), the start of the walk
-moving from launch to launch outside ncu, and which of 124-127 / 128-131 comes first. A wave of
-fewer CTAs than SMs takes the order's first SMs.
+A wave places its CTAs in rounds of at most one per SM: full rounds repeat the order; a partial
+round (m CTAs, m < num_sms: a launch smaller than the GPU, or the last round of a wave) goes, as on
+the H200, to SMs 124-131 first, then one CTA at a time to each GPC in turn, first to the even SM
+of each TPC, then to the odd ones, and its CTAs are numbered GPC by GPC in the walk's order. So a
+64-CTA launch takes SMs 124-131 and one SM of 56 other TPCs spread over all eight GPCs, not the
+first 64 SMs of the walk. This reproduces every CTA's SM of launches of 8, 16, 32, 64 (1-D and
+8x8), 66, 96, 100, 128, 130, 132, 200 and 256 CTAs, three plain runs and one under ncu
+(benchmarks/microbench/dispatch), and the l2_drift launches of 256 CTAs of 2 per SM and the last
+round of 512, up to the swap of SMs 124-127 and 128-131, which changes from launch to launch.
+Not modelled: the order of full rounds past the first when more than two fit (the H200 brings
+SMs 124-131 back early: in the 512-CTA launch SM 128 ran CTAs 0 and 80), and which of 124-127 /
+128-131 comes first.
 """
 
 from __future__ import annotations
@@ -36,43 +37,37 @@ def sm_order(num_sms: int) -> np.ndarray:
     return o if o is not None else np.arange(num_sms, dtype=np.int64)
 
 
-def last_round(m: int, num_sms: int) -> np.ndarray:
-    """The SMs, in walk order, of a wave's partial last round of m CTAs (0 < m < num_sms) that
-    follows at least one full round (module docstring)."""
+def round_sms(m: int, num_sms: int) -> np.ndarray:
+    """The SMs, in CTA order, of one round of m CTAs (0 < m <= num_sms) of a wave (module docstring):
+    SMs 124-131 first, then the other CTAs dealt out over the GPCs one at a time in turn, first to
+    the even SM of each TPC, then to the odd ones, and numbered GPC by GPC in the walk's order."""
     units = _UNITS.get(int(num_sms))
     if units is None:
         return sm_order(num_sms)[:m]
-    sizes = [len(u) for u in units]
-    quota = [m * s // num_sms for s in sizes]
-    left = m - sum(quota)
-    for i in range(len(units)):
-        if left == 0:
-            break
-        if quota[i] < sizes[i]:
-            quota[i] += 1
-            left -= 1
-    out: list[int] = []
-    for unit, q in zip(units, quota):
-        tpcs = [unit[j:j + 2] for j in range(0, len(unit), 2)]
-        drop: set[int] = set()
-        for k in (1, 0):  # the odd SMs of the last TPCs first, then their even ones
-            for tpc in reversed(tpcs):
-                if len(drop) == len(unit) - q:
-                    break
-                if len(tpc) > k:
-                    drop.add(tpc[k])
-        out += [s for s in unit if s not in drop]
+    head, gpcs = units[0], units[1:]
+    out = list(head[:m])
+    rest = m - len(out)
+    take = [[0, 0] for _ in gpcs]  # per GPC, how many of its TPCs give their even / odd SM
+    n_tpc = [(len(g) + 1) // 2 for g in gpcs]
+    for kind in (0, 1):
+        while rest > 0 and any(t[kind] < n for t, n in zip(take, n_tpc)):
+            for t, n in zip(take, n_tpc):
+                if rest > 0 and t[kind] < n:
+                    t[kind] += 1
+                    rest -= 1
+    for g, (even, odd) in zip(gpcs, take):
+        out += [s for i, s in enumerate(g) if (i // 2 < even if i % 2 == 0 else i // 2 < odd)]
     return np.asarray(out, np.int64)
 
 
 def wave_sms(n: int, num_sms: int) -> np.ndarray:
     """The SM of each of a wave's n CTAs (in CTA order): full rounds in the block scheduler's order,
-    then the partial last round (last_round), or the order's first n SMs if n < num_sms."""
+    then the partial last round (round_sms)."""
     order = sm_order(num_sms)
     full, m = divmod(int(n), int(num_sms))
     parts = [np.tile(order, full)]
     if m:
-        parts.append(last_round(m, num_sms) if full else order[:m])
+        parts.append(round_sms(m, num_sms))
     return np.concatenate(parts).astype(np.int64)
 
 

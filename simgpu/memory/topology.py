@@ -8,9 +8,10 @@ driver 580.159, 2026-11-29. All SM numbers are ``%smid`` values (0..131, what si
   16x16 threads, 32x32 grids of 32x8 threads, the calibration gemms), except that the first two
   groups (124-127 and 128-131) swap places from launch to launch. The order is GPC-major: both SMs
   of a TPC (2k, 2k+1) back to back, the TPCs of one GPC in a row, GPC after GPC.
-  Later CTAs (a second CTA per SM) follow the same GPC-major walk; a partial last round gives each
-  unit of the walk its share of the CTAs (e.g. with 256 CTAs GPCs 2-5 get 15 CTAs in the second
-  round and GPCs 6-7 16, skipping the odd SMs of their last TPCs): core/dispatch.py.
+  Later CTAs (a second CTA per SM) follow the same GPC-major walk; a partial round (a launch of
+  fewer CTAs than SMs, or a wave's last round) is dealt out over the GPCs, even SMs of TPCs first
+  (e.g. with 256 CTAs GPCs 2-5 get 15 CTAs in the second round and GPCs 6-7 16, skipping the odd
+  SMs of their last TPCs; 64 CTAs take one SM of 56 TPCs in all GPCs): core/dispatch.py.
 * ``H200_MERGE_DOMAINS`` -- the SM groups whose concurrent L1 misses to one sector reach L2 once.
   Measured with one CTA per SM, each SM reading a 64 KB buffer chosen by %smid (ncu,
   lts__t_sectors_srcunit_tex_op_read.sum, cold caches): two SMs of one TPC, two or four SMs of
@@ -62,9 +63,8 @@ H200_MERGE_DOMAINS: tuple[tuple[int, ...], ...] = (
 
 H200_DISPATCH_ORDER: tuple[int, ...] = tuple(
     [124, 125, 126, 127, 128, 129, 130, 131] + [s for g in H200_GPCS for s in g])
-# The walk's units: SMs 124-131, then the GPCs. A wave's partial last round (after at least one full
-# round) gives each unit its share of the CTAs (core/dispatch.py; benchmarks/microbench/l2_drift,
-# results.json: 256 CTAs of 2 per SM, 512 of ~4 per SM, under ncu).
+# The walk's units: SMs 124-131, then the GPCs. A partial round takes 124-131 first and deals the
+# rest out over the GPCs (core/dispatch.py; benchmarks/microbench/dispatch and l2_drift).
 H200_DISPATCH_UNITS: tuple[tuple[int, ...], ...] = ((124, 125, 126, 127, 128, 129, 130, 131),) + H200_GPCS
 
 H200_MERGE_MAX_SMS = 4

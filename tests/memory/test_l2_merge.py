@@ -80,11 +80,13 @@ def test_merged_sector_reports_leader_l2_hit(h200):
 
 def test_dispatch_order_is_the_measured_one():
     assert sorted(H200_DISPATCH_ORDER) == list(range(132))
-    assert list(sm_of_cta(np.arange(10), 1056, 132)) == [124, 125, 126, 127, 128, 129, 130, 131, 0, 1]
+    assert list(sm_of_cta(np.arange(10), 1056, 132, 1056)) == [124, 125, 126, 127, 128, 129, 130, 131, 0, 1]
+    # a launch of 10 CTAs: after 124-131, one CTA per GPC (core/dispatch.py)
+    assert list(sm_of_cta(np.arange(10), 1056, 132)) == [124, 125, 126, 127, 128, 129, 130, 131, 0, 2]
     assert sm_of_cta(np.array([132 + 8]), 1056, 132, 1056)[0] == 0  # full rounds repeat the order
     assert list(sm_order(40)) == list(range(40))  # other GPUs: identity
     # consecutive CTAs share a GPC: the 16 CTAs 16..31 are exactly GPC 1
-    assert sorted(sm_of_cta(np.arange(16, 32), 1056, 132)) == sorted(H200_GPCS[1])
+    assert sorted(sm_of_cta(np.arange(16, 32), 1056, 132, 1056)) == sorted(H200_GPCS[1])
     assert sorted(s for d in H200_MERGE_DOMAINS for s in d) == list(range(132))
 
 

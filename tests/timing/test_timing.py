@@ -179,7 +179,7 @@ SHARED_READ = r'''extern "C" __global__ void shared_read(const float* a, float* 
 @pytest.mark.parametrize("n_ctas", [100, 200])
 def test_first_wave_ctas_run_where_the_functional_engine_put_them(n_ctas):
     """The replay dispatches the first wave's CTAs to the functional engine's SMs (one partial round,
-    or a full one and a partial last round: core/dispatch.py), so the timeline's SM of each warp is
+    or a full one and a partial one: core/dispatch.py), so the timeline's SM of each warp is
     the SM whose L1 its counters came from."""
     n = 4096
     rep, res = _run(SHARED_READ, "shared_read", (n_ctas,), (128,),
