@@ -9,9 +9,10 @@ out when it changes (at its issue, arrival, barrier release), not at every scan,
 grows with issued instructions and busy SMs, not with idle cycles or the size of the GPU.
 All times are known at issue: a memory instruction reserves its L1TEX cycles on its SM and its
 sectors in the L2/DRAM token queues when it issues, so its completion time (queueing delay +
-where-it-hit latency) is fixed then. A global load whose L1-miss lines are known takes the latency
-of its slowest line, near or far in the L2 by the line's home, the SM's side and what that side
-loaded before, in issue order (`sides`, l2_sides.py).
+where-it-hit latency) is fixed then. A global load whose L1-miss lines are known joins the open L2
+requests of its SM's merge domain or sends its lines on, near or far in the L2 by the line's home,
+the SM's side and what that side loaded before, in issue order (load_lines.py, l2_merge.py,
+l2_sides.py), and takes the latency of its slowest line.
 
 Stall accounting is O(1) per issue: the cycles a warp spent between two issues are split into
 the part before its operands / barrier / branch were ready (wait, short_scoreboard,

@@ -4,6 +4,7 @@
 set -u
 OUT=${OUT:-$(dirname "$0")/results}
 mkdir -p "$OUT"
+nvidia-smi -L > "$OUT/gpu.txt" 2>&1  # which chip: floorsweeping (and so the SM topology) differs between chips
 HERE=$(cd "$(dirname "$0")" && pwd)
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 N=8,16,32,-64,64,66,96,100,128,130,132,-256,200

@@ -4,6 +4,7 @@
 set -u
 OUT=${OUT:-$(dirname "$0")/results}
 mkdir -p "$OUT"
+nvidia-smi -L > "$OUT/gpu.txt" 2>&1  # which chip: floorsweeping (and so the SM topology) differs between chips
 HERE=$(dirname "$0")
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 D=0,10,25,50,75,100,150,200,300,400,800

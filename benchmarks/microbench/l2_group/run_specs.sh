@@ -4,6 +4,7 @@
 set -u
 OUT=${OUT:-$(dirname "$0")/results}
 mkdir -p "$OUT"
+nvidia-smi -L > "$OUT/gpu.txt" 2>&1  # which chip: floorsweeping (and so the SM topology) differs between chips
 HERE=$(cd "$(dirname "$0")" && pwd)
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 M=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,dram__sectors_read.sum
