@@ -12,19 +12,20 @@ driver 580.159, 2026-11-29. All SM numbers are ``%smid`` values (0..131, what si
   fewer CTAs than SMs, or a wave's last round) is dealt out over the GPCs, even SMs of TPCs first
   (e.g. with 256 CTAs GPCs 2-5 get 15 CTAs in the second round and GPCs 6-7 16, skipping the odd
   SMs of their last TPCs; 64 CTAs take one SM of 56 TPCs in all GPCs): core/dispatch.py.
-* ``H200_MERGE_DOMAINS`` -- the SM groups whose concurrent L1 misses to one sector reach L2 once.
-  Measured with one CTA per SM, each SM reading a 64 KB buffer chosen by %smid (ncu,
-  lts__t_sectors_srcunit_tex_op_read.sum, cold caches): two SMs of one TPC, two or four SMs of
-  different TPCs of one GPC: the L2 sees the buffer once (1.00 copies); two SMs of different GPCs,
-  4 or 8 SMs of 4 or 8 different GPCs: no merging at all (2.00 / 4.00 / 8.00 copies). GPCs come from
-  thread-block-cluster launches (the SMs that ever shared a cluster of 4, 8 or 16 CTAs). SMs 124-131
-  never host a cluster of 4 or more; of the SM pairs (125,126), (127,128), (129,130), (131,0),
-  (1,124), (123,124) exactly two merged in each of two configurations, which fits {124..127} and
-  {128..131} as two separate domains (and not one with 0,1,16,17,... ).
+* ``H200_MERGE_DOMAINS`` -- the SM groups whose concurrent L1 misses to one sector reach L2 once:
+  the GPCs. Measured with one CTA per SM, each SM reading a buffer chosen by %smid (ncu,
+  lts__t_sectors_srcunit_tex_op_read.sum, cold and warm): any two SMs of one GPC, the two of a TPC
+  or of different TPCs, reach L2 once (1.00 copies); SMs of different GPCs never merge (2.00 / 4.00 /
+  8.00 copies for 2, 4, 8 GPCs). GPCs come from thread-block-cluster launches (the SMs that ever
+  shared a cluster of 4, 8 or 16 CTAs). SMs 124-131, four TPCs that never host a cluster of 4 or
+  more, differ from chip to chip: the default takes 124-127 and 128-131 as two domains, which fits
+  the validation data's chip (2026-11-29: of the pairs (125,126), (127,128), (129,130), (131,0),
+  (1,124), (123,124) exactly two merged; program gemm_regblock's 4 CTAs on 124-127 merge fully);
+  ``H200_MERGE_DOMAINS_CD960C36`` is another chip's layout, measured pair by pair.
 * ``H200_MERGE_MAX_SMS`` -- one L2 request serves at most 4 SMs: 8 SMs of one GPC reading one
   buffer reach L2 2.07 times, a whole GPC (16 or 18 SMs) 4.2 times, all 132 SMs 35.7 times
   (sum over domains of ceil(n/4) = 34); SMs reading the same buffer 100 us later (L2 hits) merge
-  among themselves the same way (all SMs, odd ones delayed: 41.4 copies; ceil model: 36).
+  among themselves the same way (all SMs, odd ones delayed: 41.4 copies).
 
 Merging needs the requests to be in flight together: delaying one SM of a TPC pair by 500 / 2000 /
 8000 / 200000 SM cycles leaves 1.01 / 1.07 / 1.29 / 2.00 copies (the late SM catches up while its
@@ -60,6 +61,16 @@ H200_MERGE_DOMAINS: tuple[tuple[int, ...], ...] = (
     (124, 125, 126, 127),
     (128, 129, 130, 131),
 ) + H200_GPCS
+
+# The same GPCs with SMs 124-131 where one other H200 (GPU-cd960c36-9a29-c2b0-b4d3-4d34e73b78a8)
+# merges them, measured pair by pair (benchmarks/microbench/l2_group/results/pairs, tpcs, 2026-11-30):
+# (124, 1), (131, 0), (126, GPC 4), (128, GPC 5) merge; (125, 126), (127, 128), (129, 130), (124, 128)
+# and 126 / 128 with the other GPCs do not. Which TPCs are fused off is a per-chip fact; the default
+# above fits the chip the validation data was measured on (program gemm_regblock, 4 CTAs on 124-127,
+# matches its L2 read sectors exactly with it and is +53 % with this layout). Use with
+# MemoryConfig(l2_merge_domains=H200_MERGE_DOMAINS_CD960C36) for such a chip.
+H200_MERGE_DOMAINS_CD960C36: tuple[tuple[int, ...], ...] = tuple(
+    g + {0: (124, 125, 130, 131), 4: (126, 127), 5: (128, 129)}.get(i, ()) for i, g in enumerate(H200_GPCS))
 
 H200_DISPATCH_ORDER: tuple[int, ...] = tuple(
     [124, 125, 126, 127, 128, 129, 130, 131] + [s for g in H200_GPCS for s in g])
@@ -97,6 +108,7 @@ H200_SM_L2_LATENCY: tuple[int, ...] = (
 assert sorted(H200_DISPATCH_ORDER) == list(range(132))
 assert len(H200_SM_L2_LATENCY) == 132
 assert sorted(s for d in H200_MERGE_DOMAINS for s in d) == list(range(132))
+assert sorted(s for d in H200_MERGE_DOMAINS_CD960C36 for s in d) == list(range(132))
 assert sum(H200_L2_SIDE) == 66
 
 

@@ -126,3 +126,14 @@ TPCS = [(2 * k, 2 * k + 1) for k in range(66)]
 ])
 def test_share_read_replay_matches_h200(h200, name, groups, measured, tol):
     assert abs(_share(h200, groups) - measured) <= tol * measured
+
+
+def test_the_other_chips_layout_of_sms_124_to_131():
+    """H200_MERGE_DOMAINS_CD960C36 (l2_group pair runs): 124/125 and 130/131 with GPC 0, 126/127
+    with GPC 4, 128/129 with GPC 5; GPCs of 6, 8, 8, 8, 9, 9, 9, 9 TPCs."""
+    from simgpu.memory.topology import H200_MERGE_DOMAINS_CD960C36, domain_of_sm
+
+    dom = domain_of_sm(H200_MERGE_DOMAINS_CD960C36, 132)
+    assert dom[124] == dom[1] and dom[131] == dom[0] and dom[125] != dom[126] and dom[127] != dom[128]
+    assert dom[126] == dom[H200_GPCS[4][0]] and dom[128] == dom[H200_GPCS[5][0]]
+    assert sorted(len(d) for d in H200_MERGE_DOMAINS_CD960C36) == [12, 16, 16, 16, 18, 18, 18, 18]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Device run: which SM pairs of one GPC merge? l2_group.cu with the groups of specs/*.txt, all SMs
-# starting together (d = 0), medium load (128 sectors per SM), cold (ncu flushes) and warm.
+# Device run: which SM pairs of one GPC merge? l2_group.cu with the groups of $SPECS/*.txt (default
+# specs/; results named $PREFIX_*, default spec_), all SMs
+# starting together (d = 0), medium load (128 sectors per SM; NLD, THR to change), cold and warm.
 set -u
 OUT=${OUT:-$(dirname "$0")/results}
 mkdir -p "$OUT"
@@ -8,14 +9,14 @@ nvidia-smi -L > "$OUT/gpu.txt" 2>&1  # which chip: floorsweeping (and so the SM 
 HERE=$(cd "$(dirname "$0")" && pwd)
 NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
 M=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,dram__sectors_read.sum
-nvcc -O3 -arch=sm_90 -DNLD=1 -DTHR=128 -o /tmp/l2_group_spec "$HERE/l2_group.cu" || exit 1
-for spec in "$HERE"/specs/*.txt; do
+nvcc -O3 -arch=sm_90 -DNLD=${NLD:-1} -DTHR=${THR:-128} -o /tmp/l2_group_spec "$HERE/l2_group.cu" || exit 1
+for spec in "$HERE"/${SPECS:-specs}/*.txt; do
   name=$(basename "$spec" .txt)
   for mode in cold warm; do
     extra=""; arg=""
     if [ $mode = warm ]; then extra="--cache-control none"; arg=warm; fi
     $NCU --clock-control none $extra --csv --page raw --print-units base -k regex:group_k \
-      --metrics $M /tmp/l2_group_spec spec:$spec 0,0,0 $arg > "$OUT/spec_${name}_$mode.csv" 2> "$OUT/spec_${name}_$mode.err"
-    echo "$name $mode rc=$?" >> "$OUT/spec_runs.txt"
+      --metrics $M /tmp/l2_group_spec spec:$spec 0,0,0 $arg > "$OUT/${PREFIX:-spec}_${name}_$mode.csv" 2> "$OUT/${PREFIX:-spec}_${name}_$mode.err"
+    echo "$name $mode rc=$?" >> "$OUT/${PREFIX:-spec}_runs.txt"
   done
 done
