@@ -19,32 +19,64 @@ table once it knows it (`answer_opened`).
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
 from simgpu.memory.l1 import dram_sectors
 from simgpu.memory.l2 import popcount4
-from simgpu.timing.l2_merge import merge_step
+from simgpu.timing.l2_merge import merge_step, merge_tables
 from simgpu.timing.l2_sides import line_latency
+
+
+class MergeState(NamedTuple):
+    """What the replay needs for the merging at issue: the switches and parameters, the in-flight
+    tables (l2_merge.merge_tables) and the counts it accumulates, per pc unless said."""
+
+    on: bool  # False: no merging (no merge domains or no L1 miss)
+    n_dom: int  # merge domains
+    cap: int  # SMs per request (0: any)
+    w_hit: np.int64  # the least window
+    w_miss: np.int64  # merge_step's provisional fetch window (answer_opened replaces it)
+    dram_mask: np.ndarray  # per line, the sectors the launch read from DRAM
+    fetch_ready: np.ndarray
+    keys: np.ndarray
+    ends: np.ndarray
+    cnts: np.ndarray
+    rets: np.ndarray
+    merged_f: np.ndarray  # L1-miss sectors the functional walk merged
+    merged_t: np.ndarray  # ... merged in time
+    evict: np.ndarray  # [1]: requests that replaced a still-open table entry
+    together: bool  # a fully joined line is answered with its request (config l2_merge_release_together)
+    sm_dom: np.ndarray  # per SM, its merge domain
+    floor: np.int64  # the earliest a joined line's data is back after its own issue
+    pend: np.ndarray  # read lookups that reached the L2 before their sector's DRAM fetch
+
+
+def merge_state(on: bool, sm_dom: np.ndarray, cap: int, w_hit: int, dram_mask: np.ndarray, n_groups: int,
+                n_lines: int, n_pc: int, together: bool = False, floor: int = 0, w_miss: int = 0) -> MergeState:
+    """A fresh MergeState with empty tables and zero counts."""
+    sm_dom = np.asarray(sm_dom, np.int64)
+    return MergeState(bool(on), int(sm_dom.max(initial=0)) + 1, int(cap), np.int64(w_hit), np.int64(w_miss),
+                      np.asarray(dram_mask, np.int64), *merge_tables(n_groups, n_lines),
+                      np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64), np.zeros(1, np.int64), bool(together),
+                      sm_dom, np.int64(floor), np.zeros(n_pc, np.int64))
 
 
 @njit(cache=True, inline="always")
 def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, back, dram_left, lats,
-               use_sides, mg, op_b, op_w, op_m, op_l, op_f):
+               use_sides, in_time, mg, op_b, op_w, op_m, op_l, op_f):
     """Row mr (a global load) issued at cycle t from an SM of L2 side `side` and merge domain `dom`;
     gl: the warp's cursor into the groups (sorted by row). lats: (l2_near, l2_far, dram_near,
-    dram_far); mg: the merge state (model._merge_inputs; mg[0] False: no merging). op_b / op_w / op_m /
+    dram_far); in_time: the first request in time fetches a sector from DRAM (else the group the
+    functional walk had fetch it); mg: the MergeState (mg.on False: no merging). op_b / op_w / op_m /
     op_l / op_f: scratch for the requests this load opened (bucket, way, sectors, line, the sectors
     whose DRAM fetch it started).
-
-    lats[4]: whether the first request in time fetches a sector from DRAM (else the group the
-    functional walk had fetch it).
 
     Returns (latency of the slowest line sent on by this load, -1 if none or no near/far rule; the
     latest return time of the requests its fully joined lines joined, -1 if none; whether some line
     was sent on; how many entries of op_* it filled; the advanced cursor)."""
-    (use_merge, n_dom, cap, w_hit, w_miss, dram_mask, fetch_ready, keys, ends, cnts, rets,
-     merged_f, merged_t, evict, together, pend) = mg
     n = g_row.shape[0]
     while gl < n and g_row[gl] < mr:
         gl += 1
@@ -55,17 +87,17 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, b
     while gl < n and g_row[gl] == mr:
         li = g_li[gl]
         joined_all = False
-        if use_merge:
+        if mg.on:
             inf = np.int64(g_info[gl])
             miss = inf & 15
             sent = (inf >> 4) & 15
-            merged_f[pc] += popcount4(miss & ~sent & 15)
-            joined, fetching, pending, bkt, way, ev, ret = merge_step(t, li, dom, n_dom, miss, dram_mask[li], cap,
-                                                                      w_hit, w_miss, fetch_ready, keys, ends,
-                                                                      cnts, rets)
-            evict[0] += ev
-            merged_t[pc] += popcount4(joined)
-            pend[pc] += popcount4(pending)
+            mg.merged_f[pc] += popcount4(miss & ~sent & 15)
+            joined, fetching, pending, bkt, way, ev, ret = merge_step(
+                t, li, dom, mg.n_dom, miss, mg.dram_mask[li], mg.cap, mg.w_hit, mg.w_miss, mg.fetch_ready, mg.keys,
+                mg.ends, mg.cnts, mg.rets)
+            mg.evict[0] += ev
+            mg.merged_t[pc] += popcount4(joined)
+            mg.pend[pc] += popcount4(pending)
             opened = miss & ~joined
             if opened:
                 if n_open < op_b.shape[0]:
@@ -75,7 +107,7 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, b
                     op_l[n_open] = li
                     op_f[n_open] = fetching
                     n_open += 1
-            elif together and joined and ret >= 0:
+            elif mg.together and joined and ret >= 0:
                 joined_all = True
                 if ret > jret:
                     jret = ret
@@ -84,7 +116,7 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, b
             if use_sides:
                 inf = np.int64(g_info[gl])
                 v = line_latency(li, g_home[gl], inf & 15, t, side, copy_at, back, dram_left,
-                                 lats[0], lats[1], lats[2], lats[3], -1 if lats[4] else dram_sectors(inf))
+                                 lats[0], lats[1], lats[2], lats[3], -1 if in_time else dram_sectors(inf))
                 if v > own:
                     own = v
         gl += 1
@@ -100,14 +132,13 @@ def answer_opened(mg, op_b, op_w, op_m, op_l, op_f, n_open, t, done, trip):
     latency) before `done`, or w_hit after t if that is later (module docstring). By the same
     reckoning a DRAM fetch it started reaches the L2 then (fetch_ready: a later request that finds
     it still on its way is a pending miss, merge_step)."""
-    fetch_ready, ends, rets, w_hit = mg[6], mg[8], mg[10], mg[3]
     end = done - trip
-    if end < t + w_hit:
-        end = t + w_hit
+    if end < t + mg.w_hit:
+        end = t + mg.w_hit
     for i in range(n_open):
         for b in range(4):
             if (op_m[i] >> b) & 1:
-                rets[op_b[i], op_w[i], b] = done
-                ends[op_b[i], op_w[i], b] = end
+                mg.rets[op_b[i], op_w[i], b] = done
+                mg.ends[op_b[i], op_w[i], b] = end
             if (op_f[i] >> b) & 1:
-                fetch_ready[op_l[i], b] = end
+                mg.fetch_ready[op_l[i], b] = end

@@ -38,8 +38,9 @@ from simgpu.timing.isa import (
     if_convertible_branches,
     schedule_block,
 )
-from simgpu.timing.l2_merge import MergeCounts, line_dram_sectors, merge_tables
+from simgpu.timing.l2_merge import MergeCounts, line_dram_sectors
 from simgpu.timing.l2_sides import group_homes
+from simgpu.timing.load_lines import MergeState, merge_state
 from simgpu.timing.prepare import build_streams
 from simgpu.timing.replay import N_REASONS, replay
 
@@ -187,19 +188,22 @@ def _resident_per_bin(warp_start, warp_end, warp_sm, edges, num_sms):
 def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, groups: bool) -> tuple:
     """The replay's `sides` tuple (replay.py, load_lines.py): the L1-miss groups sorted by row, their
     line index, home partition and g_info, each warp's first group, the SMs' sides (sm_side None:
-    near/far lines off), the latencies, the number of lines and per line the sectors the launch read
-    from DRAM; no groups (same types) when neither near/far lines nor merging need them (`groups`
-    False) or nothing missed. heap_bases: the start of each global allocation (the home partition is
-    taken from a line's offset in its allocation)."""
+    near/far lines off), the latencies, the number of lines, per line the sectors the launch read
+    from DRAM, and whether the first load in time fetches them (config l2_dram_fetch_in_time); no
+    groups (same types) when neither near/far lines nor merging need them (`groups` False) or
+    nothing missed. heap_bases: the start of each global allocation (the home partition is taken
+    from a line's offset in its allocation)."""
     W = len(sr.warp_off) - 1
     gap = cfg.lat_l2_far - cfg.lat_l2_near
     dram_near = int(np.rint(cfg.lat_dram - gap * cfg.l2_far_fraction))
     lats = (int(cfg.lat_l2_near), int(cfg.lat_l2_far), dram_near, dram_near + int(gap))
+    in_time = bool(cfg.l2_dram_fetch_in_time)
     use_sides = sm_side is not None
     side = np.asarray(sm_side, np.int64) if use_sides else np.zeros(num_sms, np.int64)
     if not groups or sr.miss_row is None or not len(sr.miss_row):
         z = np.zeros(0, np.int64)
-        return (False, z, z, np.zeros(0, np.int8), z, np.zeros(W, np.int64), side) + lats + (1, np.zeros(1, np.int64))
+        return (False, z, z, np.zeros(0, np.int8), z, np.zeros(W, np.int64), side) + lats + (
+            1, np.zeros(1, np.int64), in_time)
     order = sr.miss_by_row
     g_row = np.ascontiguousarray(sr.miss_row[order], np.int64)
     g_li = np.ascontiguousarray(sr.miss_line_idx[order], np.int64)
@@ -213,26 +217,18 @@ def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, group
     g_warp0 = np.searchsorted(g_row, sr.warp_row0[:-1]).astype(np.int64)
     n_lines = max(1, sr.n_miss_lines)
     return (use_sides, g_row, g_li, g_home, g_info, g_warp0, side) + lats + (
-        n_lines, line_dram_sectors(g_li, g_info, n_lines))
+        n_lines, line_dram_sectors(g_li, g_info, n_lines), in_time)
 
 
-def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: int, n_pc: int) -> tuple:
-    """The replay's `merge` tuple (load_lines.py, l2_merge.py): whether to merge, the number of
-    domains, the cap, the windows, per line the sectors the launch fetched from DRAM, the in-flight
-    tables, the per-pc counts (functional, timed), the evictions, whether a joined line is answered
-    with its request, per SM its domain, the earliest a joined line's data is back, and per pc the
-    read lookups that found their sector's DRAM fetch still on its way."""
-    g_li, n_lines, dram_lines = sides[2], sides[-2], sides[-1]
+def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: int, n_pc: int) -> MergeState:
+    """The replay's MergeState (load_lines.py): off where no merge domains are given or nothing missed."""
+    g_li, n_lines, dram_lines = sides[2], sides[-3], sides[-2]
     on = merge_dom is not None and len(merge_dom) == num_sms and len(g_li) > 0
-    dom = np.asarray(merge_dom, np.int64) if on else np.zeros(num_sms, np.int64)
-    n = len(g_li) if on else 0
-    tables = merge_tables(n, n_lines if on else 1)
-    dram = dram_lines if on else np.zeros(1, np.int64)
-    return ((on, int(dom.max()) + 1, int(merge_cap), np.int64(cfg.l2_merge_window_hit_cycles),
-             np.int64(0), dram) + tables  # no fixed fetch window: answer_opened sets the windows
-            + (np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64), np.zeros(1, np.int64),
-               bool(cfg.l2_merge_release_together), dom, np.int64(cfg.lat_l1_hit), np.zeros(n_pc, np.int64),
-               bool(cfg.l2_dram_fetch_in_time)))
+    # no fixed fetch window (w_miss 0): answer_opened sets the windows from the loads' own times
+    return merge_state(on, merge_dom if on else np.zeros(num_sms, np.int64), merge_cap,
+                       cfg.l2_merge_window_hit_cycles, dram_lines if on else np.zeros(1, np.int64),
+                       len(g_li) if on else 0, n_lines if on else 1, n_pc,
+                       together=cfg.l2_merge_release_together, floor=cfg.lat_l1_hit)
 
 
 def _dim3(x):
@@ -396,9 +392,9 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                                    n_sub=n_sub, linked=linked)
     merging = None
     if merging_on:
-        if merge[0]:
-            merging = MergeCounts(merge[11], merge[12], int(merge[13][0]),
-                                  merge[17] if cfg.l2_pending_fetch_is_miss else None)
+        if merge.on:
+            merging = MergeCounts(merge.merged_f, merge.merged_t, int(merge.evict[0]),
+                                  merge.pend if cfg.l2_pending_fetch_is_miss else None)
         else:  # no L1 miss recorded
             merging = MergeCounts(np.zeros(len(st.kind), np.int64), np.zeros(len(st.kind), np.int64), 0)
     t3 = time.perf_counter()

@@ -176,21 +176,17 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            sides, merge):
     C = cta_warp0.shape[0]
     # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
-    # each warp's from g_warp0[w]; per group its line and home/DRAM code; per line which sides hold
-    # it (bits) and when its DRAM fetch is back; per SM its side; the four latencies
+    # each warp's from g_warp0[w]; per group its line index, home partition and g_info; per SM its
+    # side; the four latencies; per line the DRAM sectors no load has asked for yet, when each side
+    # holds a copy and when its DRAM fetch is back
     (use_sides, g_row, g_li, g_home, g_info, g_warp0, sm_side, l2_near, l2_far, dram_near, dram_far, n_lines,
-     line_dram) = sides
+     line_dram, in_time) = sides
     dram_left = line_dram.copy()
     copy_at = np.full((n_lines, 2), -1, np.int64)
     back = np.zeros(n_lines, np.int64)
-    lats = (l2_near, l2_far, dram_near, dram_far, merge[18])
-    # L1 -> L2 read merging at issue (load_lines.py, l2_merge.py): per SM its merge domain; a joined
-    # line's data is back at the earliest merge_floor cycles after its own issue
-    use_merge = merge[0]
-    sm_dom = merge[15]
-    merge_floor = merge[16]
-    mg = merge[:15] + (merge[17],)
-    use_groups = use_sides or use_merge
+    lats = (l2_near, l2_far, dram_near, dram_far)
+    # L1 -> L2 read merging at issue (merge: load_lines.MergeState)
+    use_groups = use_sides or merge.on
     op_b = np.zeros(64, np.int64)
     op_w = np.zeros(64, np.int64)
     op_m = np.zeros(64, np.int64)
@@ -200,6 +196,9 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
         raise OverflowError("replay: 2**31 L1-miss groups or more (int32 slot fields)")
     if e_pc.shape[0] >= 2**31 or rows.shape[0] >= 2**31:
         raise OverflowError("replay: 2**31 entries or memory rows or more (int32 slot fields)")
+    order_pos = np.empty(num_sms, np.int64)  # each SM's place in the block scheduler's order
+    for k in range(num_sms):
+        order_pos[sm_order[k]] = k
     max_slots = ctas_per_sm * wpc
     n_sched = num_sms * n_sub
     # ---- state
@@ -264,10 +263,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                         best = ps
                         best_cs = cs
                         best_free = 1
-                        for k in range(num_sms):
-                            if sm_order[k] == ps:
-                                best_pos = k
-                                break
+                        best_pos = order_pos[ps]
                         break
             for k in range(num_sms if best < 0 else 0):
                 sm = sm_order[(rr + k) % num_sms]
@@ -496,8 +492,9 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                         n_open = 0
                         if use_groups and k == K_GLD:
                             slat, jret, sent_any, n_open, zs[gs, F_GRP] = load_lines(
-                                zs[gs, F_GRP], mr, t, sm_side[sm], sm_dom[sm], pc, g_row, g_li, g_home, g_info,
-                                copy_at, back, dram_left, lats, use_sides, mg, op_b, op_w, op_m, op_l, op_f)
+                                zs[gs, F_GRP], mr, t, sm_side[sm], merge.sm_dom[sm], pc, g_row, g_li, g_home,
+                                g_info, copy_at, back, dram_left, lats, use_sides, in_time, merge, op_b, op_w, op_m,
+                                op_l, op_f)
                             if slat >= 0:
                                 mlat = slat
                         extra = 0.0
@@ -519,11 +516,11 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             mlat += sm_lat_off[sm]
                         done_t = np.int64(np.ceil(st)) + mlat + np.int64(np.rint(extra))
                         if jret >= 0:  # lines answered with the requests they joined
-                            jd = jret if jret > t + merge_floor else t + merge_floor
+                            jd = jret if jret > t + merge.floor else t + merge.floor
                             if not sent_any or jd > done_t:
                                 done_t = jd
                         if n_open:
-                            answer_opened(mg, op_b, op_w, op_m, op_l, op_f, n_open, t, done_t, l2_near)
+                            answer_opened(merge, op_b, op_w, op_m, op_l, op_f, n_open, t, done_t, l2_near)
                 elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
                     is_mem = True
                     mlat = -1

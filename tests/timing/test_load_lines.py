@@ -7,13 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simgpu.timing.l2_merge import merge_tables
 from simgpu.timing.l2_sides import home_partition
-from simgpu.timing.load_lines import answer_opened, load_lines
+from simgpu.timing.load_lines import answer_opened, load_lines, merge_state
 
 TRIP = 280  # lat_l2_near
 W_MIN = 13  # least window
-LATS = (280, 515, 540, 770, True)  # near, far, DRAM near, DRAM far; the DRAM fetch decided in time
+LATS = (280, 515, 540, 770)  # near, far, DRAM near, DRAM far
 
 
 class Lines:
@@ -21,9 +20,8 @@ class Lines:
 
     def __init__(self, dram: bool, together: bool = False, n_loads: int = 8):
         self.line = next(x for x in range(1000) if home_partition(x) == 0)
-        tables = merge_tables(16, 1)
-        self.mg = (True, 4, 4, np.int64(W_MIN), np.int64(0), np.array([15 if dram else 0], np.int64)) + tables + (
-            np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64), together, np.zeros(1, np.int64))
+        self.mg = merge_state(True, np.arange(4), 4, W_MIN, np.array([15 if dram else 0], np.int64), 16, 1, 1,
+                              together=together)
         self.g_row = np.arange(n_loads, dtype=np.int64)
         self.g_li = np.zeros(n_loads, np.int64)
         self.dram = dram
@@ -40,7 +38,7 @@ class Lines:
         info = np.full(len(self.g_row), 1 | (1 << 4), np.int64)  # sector 0 missed and sent
         own, jret, sent_any, n_open, _ = load_lines(self.row, self.row, t, 0, dom, 0, self.g_row, self.g_li, home,
                                                     info, self.copy_at, self.back, self.dram_left, LATS, True,
-                                                    self.mg, *self.scratch)
+                                                    True, self.mg, *self.scratch)  # DRAM fetch decided in time
         end = done if done is not None else t + own
         answer_opened(self.mg, *self.scratch, n_open, t, end, TRIP)
         self.row += 1
@@ -48,11 +46,11 @@ class Lines:
 
     @property
     def merged(self) -> int:
-        return int(self.mg[12].sum())
+        return int(self.mg.merged_t.sum())
 
     @property
     def pending(self) -> int:
-        return int(self.mg[15].sum())
+        return int(self.mg.pend.sum())
 
 
 @pytest.mark.parametrize("gap, merged", [(0, 1), (719, 1), (720, 0), (900, 0)])

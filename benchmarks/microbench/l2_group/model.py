@@ -12,8 +12,7 @@ import sys
 
 import numpy as np
 
-from simgpu.timing.l2_merge import merge_tables
-from simgpu.timing.load_lines import answer_opened, load_lines
+from simgpu.timing.load_lines import answer_opened, load_lines, merge_state
 
 NEAR, FAR, DRAM = 280, 515, 656  # TimingConfig lat_l2_near, lat_l2_far, lat_dram
 DELAYS = (0, 10, 25, 50, 75, 100, 150, 200, 300, 400, 800)
@@ -21,8 +20,7 @@ DELAYS = (0, 10, 25, 50, 75, 100, 150, 200, 300, 400, 800)
 
 def copies(k: int, d: int, cold: bool, w_min: int = 13) -> int:
     """Requests that reach L2 when k SMs of one domain ask for one sector, member j at cycle j*d."""
-    mg = (True, 1, 4, np.int64(w_min), np.int64(0), np.array([1 if cold else 0], np.int64)) + merge_tables(16, 1) + (
-        np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64), False, np.zeros(1, np.int64))
+    mg = merge_state(True, np.zeros(1, np.int64), 4, w_min, np.array([1 if cold else 0], np.int64), 16, 1, 1)
     g_row = np.arange(k, dtype=np.int64)
     g_li = np.zeros(k, np.int64)
     home = np.zeros(k, np.int8)
@@ -31,13 +29,13 @@ def copies(k: int, d: int, cold: bool, w_min: int = 13) -> int:
     back = np.zeros(1, np.int64)
     dram_left = np.array([1 if cold else 0], np.int64)
     scratch = [np.zeros(64, np.int64) for _ in range(5)]
-    lats = (NEAR, FAR, DRAM, DRAM, True)
+    lats = (NEAR, FAR, DRAM, DRAM)
     for j in range(k):
         t = j * d
         own, _, _, n_open, _ = load_lines(j, j, t, 0, 0, 0, g_row, g_li, home, info, copy_at, back, dram_left,
-                                          lats, True, mg, *scratch)
+                                          lats, True, True, mg, *scratch)
         answer_opened(mg, *scratch, n_open, t, t + (own if own >= 0 else NEAR), NEAR)
-    return k - int(mg[12].sum())
+    return k - int(mg.merged_t.sum())
 
 
 def main() -> None:
