@@ -23,6 +23,8 @@ SMs 124-131 back early: in the 512-CTA launch SM 128 ran CTAs 0 and 80), and whi
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from simgpu.memory.topology import H200_DISPATCH_ORDER, H200_DISPATCH_UNITS
@@ -60,15 +62,18 @@ def round_sms(m: int, num_sms: int) -> np.ndarray:
     return np.asarray(out, np.int64)
 
 
+@lru_cache(maxsize=64)
 def wave_sms(n: int, num_sms: int) -> np.ndarray:
     """The SM of each of a wave's n CTAs (in CTA order): full rounds in the block scheduler's order,
-    then the partial last round (round_sms)."""
+    then the partial last round (round_sms). Cached (the engine asks once per wave): read-only."""
     order = sm_order(num_sms)
     full, m = divmod(int(n), int(num_sms))
     parts = [np.tile(order, full)]
     if m:
         parts.append(round_sms(m, num_sms))
-    return np.concatenate(parts).astype(np.int64)
+    out = np.concatenate(parts).astype(np.int64)
+    out.flags.writeable = False
+    return out
 
 
 def sm_of_cta(cta_ids: np.ndarray, resident_ctas: int, num_sms: int, n_ctas: int | None = None) -> np.ndarray:
@@ -81,5 +86,5 @@ def sm_of_cta(cta_ids: np.ndarray, resident_ctas: int, num_sms: int, n_ctas: int
     wave = ids // res
     for w in np.unique(wave):
         sel = wave == w
-        out[sel] = wave_sms(min(res, total - int(w) * res), num_sms)[ids[sel] - int(w) * res]
+        out[sel] = wave_sms(min(res, total - int(w) * res), int(num_sms))[ids[sel] - int(w) * res]
     return out
