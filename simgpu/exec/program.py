@@ -358,56 +358,119 @@ class _Linker:
         return info
 
 
-def find_vector_groups(instrs: list[Instruction], lo: int, cfg, mem_class: list[str | None]) -> dict[int, VectorMember]:
-    """Scalar 32-bit shared loads off one base register, in one basic block, that together cover an
-    aligned 16-byte (or 8-byte) window: ptxas emits them as one LDS.128 (LDS.64) when it can prove
-    the alignment, which the engine checks at run time before counting them as one access.
+_CUTS_VECTOR_GROUPS = ("bar", "barrier", "call", "exit", "ret", "trap", "brkpt")
+_CUTTING_CLASSES = ("shared_st", "shared_atom", "generic_st", "generic_atom")
 
-    A group is cut by a redefinition of the base register, a shared store or atomic, a barrier or
-    a call in between. Only unguarded `ld.shared.{b32,u32,s32,f32}` take part."""
+
+def _written_regs(ins: Instruction) -> list[str]:
+    """Registers named by an instruction's first operand when it writes it (not st / red)."""
+    if ins.opcode in ("st", "red") or not ins.operands:
+        return []
+    op = ins.operands[0]
+    if isinstance(op, Reg):
+        return [op.name]
+    if isinstance(op, Vec):
+        return [e.name for e in op.elems if isinstance(e, Reg)]
+    return []
+
+
+def _equivalent_successor(cfg, preds: list[set[int]], b: int, instrs: list[Instruction],
+                          mem_class: list[str | None]) -> tuple[int, set[str]] | None:
+    """The block that runs exactly when block b runs, with the same lanes, and what lies between.
+
+    That is b's immediate post-dominator ip, when [b, ip) is a forward single-entry region: every
+    edge out of it goes forward to a block in (b, ip], only its own blocks lead into (b, ip], and
+    nothing between (the blocks b+1 .. ip-1, an if-body the branch at b's end may skip) stores to
+    shared memory, synchronises, calls or ends threads. Returns (ip, registers written between),
+    or None (ptxas would not move a load across it)."""
+    ip = cfg.ipdom[b]
+    if ip <= b:
+        return None
+    for x in range(b, ip):
+        if any(not b < t <= ip for t in cfg.succs[x]) or not cfg.succs[x]:
+            return None
+    for x in range(b + 1, ip + 1):
+        if any(not b <= p < ip for p in preds[x]):
+            return None
+    written: set[str] = set()
+    for pc in range(cfg.ends[b], cfg.starts[ip]):
+        ins = instrs[pc]
+        if ins.opcode in _CUTS_VECTOR_GROUPS or mem_class[pc] in _CUTTING_CLASSES:
+            return None
+        written.update(_written_regs(ins))
+    return ip, written
+
+
+def find_vector_groups(instrs: list[Instruction], lo: int, cfg,
+                       mem_class: list[str | None]) -> dict[int, VectorMember]:
+    """Scalar 32-bit shared loads off one base register (or one __shared__ symbol) that together
+    cover an aligned 16-byte (or 8-byte) window: ptxas emits them as one LDS.128 (LDS.64) when it
+    can prove the alignment, which the engine checks at run time before counting them as one access.
+
+    The loads may lie in one basic block or in a chain of control-equivalent blocks (each the
+    post-dominator of the one before, with only skippable if-bodies between): ptxas hoists such
+    loads to the first and fuses them (paged_decode's merge loop tests warp_l[w] > 0 for w = 0..3
+    in turn: the H200 ran 320 shared-load instructions where the PTX has 416, and nvcc's SASS of it
+    has one LDS.128 for the four). A group is cut by a redefinition of the base register, a shared
+    store or atomic, a barrier, a call or a thread exit in between. Only unguarded
+    `ld.shared.{b32,u32,s32,f32}` take part."""
     out: dict[int, VectorMember] = {}
-    for start, end in zip(cfg.starts, cfg.ends):
+    preds: list[set[int]] = [set() for _ in cfg.starts]
+    for x, ss in enumerate(cfg.succs):
+        for t in ss:
+            preds[t].add(x)
+    chained: set[int] = set()  # blocks already scanned as the continuation of an earlier block
+
+    def flush(open_loads: dict[str, list[tuple[int, int]]], reg: str) -> None:
+        loads = open_loads.pop(reg, [])
+        by_off = {}
+        for pc, off in loads:
+            by_off.setdefault(off, pc)
+        for window, size in ((16, 16), (8, 8)):
+            for w0 in sorted({o - o % window for o in by_off}):
+                words = [w0 + 4 * i for i in range(size // 4)]
+                if not all(o in by_off for o in words):
+                    continue
+                pcs = [by_off[o] for o in words]
+                if any(p in out for p in pcs):
+                    continue
+                leader = min(pcs)
+                for o, p in zip(words, pcs):
+                    out[p] = VectorMember(leader, size, o - w0)
+
+    for first in range(len(cfg.starts)):
+        if first in chained:
+            continue
         open_loads: dict[str, list[tuple[int, int]]] = {}  # base reg -> [(pc, offset)]
-
-        def flush(reg: str, open_loads=open_loads) -> None:
-            loads = open_loads.pop(reg, [])
-            by_off = {}
-            for pc, off in loads:
-                by_off.setdefault(off, pc)
-            for window, size in ((16, 16), (8, 8)):
-                for w0 in sorted({o - o % window for o in by_off}):
-                    words = [w0 + 4 * i for i in range(size // 4)]
-                    if not all(o in by_off for o in words):
-                        continue
-                    pcs = [by_off[o] for o in words]
-                    if any(p in out for p in pcs):
-                        continue
-                    leader = min(pcs)
-                    for o, p in zip(words, pcs):
-                        out[p] = VectorMember(leader, size, o - w0)
-
-        for pc in range(start, end):
-            ins = instrs[pc]
-            cls = mem_class[pc]
-            if ins.opcode in ("bar", "barrier", "call") or cls in ("shared_st", "shared_atom", "generic_st",
-                                                                   "generic_atom"):
-                for reg in list(open_loads):
-                    flush(reg)
-                continue
-            if cls == "shared_ld" and ins.guard is None and not any(m in ins.mods for m in ("v2", "v4", "volatile")) \
-                    and any(m in ("b32", "u32", "s32", "f32") for m in ins.mods):
-                addr = ins.operands[1]
-                if isinstance(addr, Addr) and isinstance(addr.base, Reg):
-                    open_loads.setdefault(addr.base.name, []).append((pc, addr.offset))
-            # a write to a base register ends that base's group
-            for op in ins.operands[:1]:
-                names = [op.name] if isinstance(op, Reg) else [e.name for e in op.elems if isinstance(e, Reg)] \
-                    if isinstance(op, Vec) else []
-                for n in names:
-                    if n in open_loads and ins.opcode not in ("st", "red"):
-                        flush(n)
+        b: int | None = first
+        while b is not None:
+            for pc in range(cfg.starts[b], cfg.ends[b]):
+                ins = instrs[pc]
+                cls = mem_class[pc]
+                if ins.opcode in _CUTS_VECTOR_GROUPS or cls in _CUTTING_CLASSES:
+                    for reg in list(open_loads):
+                        flush(open_loads, reg)
+                    continue
+                if cls == "shared_ld" and ins.guard is None \
+                        and not any(m in ins.mods for m in ("v2", "v4", "volatile")) \
+                        and any(m in ("b32", "u32", "s32", "f32") for m in ins.mods):
+                    addr = ins.operands[1]
+                    if isinstance(addr, Addr) and isinstance(addr.base, (Reg, Sym)):
+                        # a __shared__ symbol's address is a constant: never redefined
+                        key = addr.base.name if isinstance(addr.base, Reg) else "&" + addr.base.name
+                        open_loads.setdefault(key, []).append((pc, addr.offset))
+                for n in _written_regs(ins):  # a write to a base register ends that base's group
+                    if n in open_loads:
+                        flush(open_loads, n)
+            nxt = _equivalent_successor(cfg, preds, b, instrs, mem_class) if open_loads else None
+            if nxt is None:
+                break
+            b, written = nxt
+            chained.add(b)
+            for reg in written & set(open_loads):
+                flush(open_loads, reg)
         for reg in list(open_loads):
-            flush(reg)
+            flush(open_loads, reg)
     return out
 
 

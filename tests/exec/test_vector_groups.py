@@ -1,0 +1,66 @@
+"""ptxas's fusion of scalar shared loads into LDS.64/LDS.128 (exec/program.find_vector_groups), across
+control-equivalent blocks: a chain of `if (l[w] > 0) {...}` tests loads l[0..3] in four blocks, and
+ptxas hoists them into one LDS.128 (the H200 ran 320 shared-load instructions for paged_decode's
+merge loop, where its PTX has 416)."""
+
+import numpy as np
+import pytest
+
+import simgpu as sg
+from programs import get_program
+
+SRC = r"""
+// Thread t < 32 tests l[w] > 0 for w = 0..3 in turn; l[2] and l[3] are > 0.
+template <bool STORE, bool SYM>
+__device__ __forceinline__ void body(float* out, int base)
+{
+    __shared__ __align__(16) float l[4];
+    __shared__ float o[4][32];
+    const int t = threadIdx.x;
+    if (t < 4) l[t] = t - 1.5f;
+    for (int w = 0; w < 4; ++w) o[w][t] = w;
+    __syncthreads();
+    const float* lw = SYM ? l : l + base;   // base = 0 at run time: a register base, or the symbol
+    float acc = 0.0f;
+#pragma unroll
+    for (int w = 0; w < 4; ++w) {
+        if (lw[w] > 0.0f) {
+            acc += o[w][t];
+            if (STORE) o[w][t] = 0.0f;      // a shared store between the tests: no fusion
+        }
+    }
+    out[t] = acc;
+}
+extern "C" __global__ void tests_reg(float* out, int base) { body<false, false>(out, base); }
+extern "C" __global__ void tests_sym(float* out, int base) { body<false, true>(out, base); }
+extern "C" __global__ void tests_store(float* out, int base) { body<true, false>(out, base); }
+"""
+
+
+@pytest.fixture(scope="module")
+def module():
+    return sg.RawModule(code=SRC)
+
+
+@pytest.mark.parametrize("name, fused", [("tests_reg", True), ("tests_sym", True), ("tests_store", False)])
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_loads_of_a_chain_of_tests_fuse_into_one_lds128(module, name, fused, engine):
+    counts = {}
+    for fuse in (True, False):
+        out = sg.zeros(32, dtype=np.float32)
+        rep = module.get_function(name)((1,), (32,), (out, np.int32(0)), fuse_shared_loads=fuse, timing=False,
+                                        engine=engine)
+        np.testing.assert_array_equal(out.get(), np.full(32, 5.0, np.float32))
+        m = rep.metrics
+        counts[fuse] = (m["smsp__sass_inst_executed_op_shared_ld.sum"],
+                        m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"])
+    # unfused: l[0..3] and o[2][t], o[3][t]; fused: one LDS.128 (a broadcast: 2 wavefronts) and o twice
+    assert counts[False] == (6, 6)
+    assert counts[True] == ((3, 4) if fused else (6, 6))
+
+
+def test_paged_decode_merge_loop_matches_the_h200():
+    rep = get_program("paged_decode").run().launches[0][1]
+    m = rep.metrics
+    assert m["smsp__sass_inst_executed_op_shared_ld.sum"] == 320  # H200 (validation/h200_2026-11-29.json)
+    assert m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] == 384  # H200
