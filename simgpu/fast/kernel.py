@@ -799,7 +799,8 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
     counters add up per pc in gl_cnt = [requests, sectors, lines, hierarchy counters...]. With the
     trace on, a load's L1-miss groups go to ev_groups = (warp in the event int32, line int64, info
     uint16, groups per event int64; ev_n[2] counts them), as MemorySystem records them in `last`."""
-    l1_tags, l1_valid, l1_lru, l1_stamp, l2_tags, l2_valid, l2_dirty, l2_lru, l2_stamp, merge_dom = caches
+    (l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_stamp, l2_tags, l2_valid, l2_dirty, l2_lru, l2_stamp,
+     merge_dom) = caches
     l1_nsets, l2_nsets, fetch_pair, write_hit, merge_cap = geo[0], geo[1], geo[2] != 0, geo[3] != 0, geo[4]
     n = 0
     for j in range(k):
@@ -845,7 +846,8 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
             mt_keys = np.full(1, -1, np.int64)
             mt_cnt = np.zeros((1, 4), np.int64)
             mt_hit = np.zeros(1, np.uint8)
-        hierarchy_batch(code, g_sm[:n], g_warp, g_line, g_m8, ng, l1_tags, l1_valid, l1_lru, l1_nsets, l1_stamp,
+        hierarchy_batch(code, g_sm[:n], g_warp, g_line, g_m8, ng, l1_tags, l1_valid, l1_lru, l1_wreq, l1_req,
+                        l1_nsets, l1_stamp,
                         l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
                         ctr, w_l1[:n], w_l2[:n], dom, merge_cap, mt_keys, mt_cnt, mt_hit, g_info)
     gl_cnt[p, 0] += n

@@ -18,6 +18,8 @@ Sources referred to below:
   [A100-WP]   NVIDIA A100 Tensor Core GPU Architecture whitepaper: 40 MB L2, two partitions,
               192 KB L1/shared per SM (carveouts up to 164 KB).
   [L2MERGE]   benchmarks/microbench/l2_merge (ncu on the H200, 2026-11-29): see topology.py.
+  [L1HITS]    benchmarks/microbench/l1_hits (ncu on the H200, 2026-11-30): global-store L1 hits
+              (l1.py) and the DRAM reads of a launch beyond its data (code_fetch.cu).
 """
 
 from __future__ import annotations
@@ -55,12 +57,12 @@ class MemoryConfig:
     # capacity_lines // l1_ways, so a larger shared carveout removes sets (index = line % sets).
     l1_ways: int = 16
     # L1 policies (Hopper): global loads allocate in L1 (default ld.ca-like caching on sm_70+,
-    # [CALIB] gemm_naive shows 87.5 % L1 hits); global stores are write-through and do not allocate
-    # (Volta/Turing tuning guides: "L1 can cache write operations (write-through)"): a store updates
-    # sectors that are already resident (they stay valid), and misses allocate nothing.
-    # Atomics/reductions are performed at L2 and invalidate the touched sectors of the SM's L1 line.
-    # Local memory (spills, local arrays) is cached in L1 with write-allocate (stores fill the line).
-    l1_store_updates_resident: bool = True
+    # [CALIB] gemm_naive shows 87.5 % L1 hits); global stores are write-through (Volta/Turing tuning
+    # guides: "L1 can cache write operations (write-through)") and allocate the line in L1; a store
+    # into a resident line counts as hits unless the SM's previous request stored to that line
+    # ([L1HITS]; the rule is in l1.py). Atomics/reductions are performed at L2 and invalidate the
+    # touched sectors of the SM's L1 line. Local memory (spills, local arrays) is cached in L1 with
+    # write-allocate (stores fill the line).
 
     # --- L2 (one per GPU) ---------------------------------------------------------------------
     l2_bytes: int = 62_914_560  # [H200] device query
@@ -91,6 +93,15 @@ class MemoryConfig:
     # --- DRAM ---------------------------------------------------------------------------------
     # ncu's dram__bytes_read/write count 32-byte sector transfers ([NCU-KPG]): bytes = 32 x sectors.
     dram_atom_bytes: int = 32
+    # A cold launch also reads its machine code and its launch constants from DRAM ([L1HITS]):
+    # kernels that read no data read 88 DRAM sectors with 384 B of SASS, 152 with 2,432 B, 600 with
+    # 16,768 B (one grid or 132 CTAs alike: the code comes from DRAM once), i.e. the code's sectors
+    # plus 76; the built-in programs show code + 48..78. The code size is estimated from the PTX:
+    # instruction_bytes per PTX instruction (a SASS instruction is 128 bits on sm_70+; ptxas makes
+    # 0.8x (shared-load fusion) to 2.6x (loop unrolling) as many SASS as PTX instructions on the
+    # programs measured). Warm launches fetch them only the first time a kernel runs.
+    instruction_bytes: int = 16
+    launch_fetch_sectors: int = 76
 
     # --- local memory -------------------------------------------------------------------------
     # Assumed base of the simulated local-memory window (far above the global heap) and the per-thread

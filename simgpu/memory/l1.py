@@ -4,6 +4,8 @@ State is plain NumPy arrays (numba-friendly), one slice per SM:
     tags  int64[num_sms, max_sets, ways]   line address, -1 = empty
     valid uint8[num_sms, max_sets, ways]   4-bit sector mask
     lru   int64[num_sms, max_sets, ways]   last-use stamp
+    wreq  int64[num_sms, max_sets, ways]   id of the last global store request that wrote the line
+    req   int64[num_sms, 2]                id of the SM's current and previous L1 request
 Only the first ``nsets`` sets are used: nsets = L1 capacity lines // ways, where the capacity is the
 unified 256 KB minus the launch's shared-memory carveout (index = line % nsets).
 
@@ -11,8 +13,14 @@ Policies (config.py has the sources):
 * global load: lookup per sector (hit = tag present and sector valid); missing sectors are requested
   from L2 (one L2 lookup per line with the missing-sector mask) and filled; the line allocates
   (LRU victim, empty ways first). L1 holds no dirty data for global memory.
-* global store: write-through to L2 with every store sector; no allocation on a miss; sectors already
-  resident are updated in place and stay valid (counted as L1 hits), the rest count as misses.
+* global store (measured, benchmarks/microbench/l1_hits): write-through to L2 with every store sector,
+  and write-allocate in L1 at line level: a store whose line is resident counts all its sectors as
+  L1 hits (ncu's st lookup hits), written or not, and marks them valid; a store to an absent line
+  counts misses and allocates the line with the sectors it writes. Exception: when the SM's previous
+  L1 request was a store to the same line, the line is still busy with it and the store counts as
+  a miss and leaves the line as it is (one warp's back-to-back stores to its own row all miss on the
+  H200; two warps that take turns hit). Sector validity is kept per sector, not per byte: a sector
+  written only in part counts as valid (the H200 misses on its unwritten bytes).
 * atomic / reduction: executed at L2; the touched sectors of a resident line are invalidated; every
   sector counts as an L1 miss.
 * local load: like a global load. local store: write-allocate in L1 (the line is filled with the stored
@@ -70,7 +78,7 @@ def _l1_find(tags, sm, s, line):
 
 
 @njit(cache=True, inline="always")
-def _l1_alloc(tags, valid, lru, sm, s, line):
+def _l1_alloc(tags, valid, lru, wreq, sm, s, line):
     ways = tags.shape[2]
     best = 0
     best_stamp = lru[sm, s, 0]
@@ -83,6 +91,7 @@ def _l1_alloc(tags, valid, lru, sm, s, line):
             best = w
     tags[sm, s, best] = line
     valid[sm, s, best] = 0
+    wreq[sm, s, best] = -1
     return best
 
 
@@ -104,13 +113,15 @@ def _merge_slot(keys, key):
 
 @njit(cache=True)
 def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
-                    l1_tags, l1_valid, l1_lru, l1_nsets, l1_stamp,
+                    l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_nsets, l1_stamp,
                     l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
                     ctr, w_l1_hit, w_l2_hit,
                     merge_dom, merge_cap, mt_keys, mt_cnt, mt_hit, g_info):
     """Walk the first n (warp, line, sector-mask) groups, in order, through L1, L2 and DRAM.
 
-    warp_sm: SM of each warp. ctr: int64[N_COUNTERS] accumulated; w_l1_hit / w_l2_hit: per-warp
+    warp_sm: SM of each warp. Each warp's groups (consecutive, one per line) are one L1 request of its
+    SM; l1_req / l1_wreq (L1Caches.req / .wreq) follow them for the global-store rule (module doc),
+    request ids come from l1_stamp. ctr: int64[N_COUNTERS] accumulated; w_l1_hit / w_l2_hit: per-warp
     sectors that hit in L1 / (of the rest) in L2, for the timing model and pictures.
     merge_dom: int64[num_sms] merge domain of each SM, or an empty array (no merging);
     merge_cap: SMs served by one L2 request (0 = any number); mt_keys int64[H] (filled with -1),
@@ -129,6 +140,10 @@ def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
         l1h = np.int64(0)
         l2h = np.int64(0)
         g_info[i] = 0
+        if l1_nsets > 0 and (i == 0 or g_warp[i] != g_warp[i - 1]):  # a new request of this SM
+            l1_stamp[0] += 1
+            l1_req[sm, 1] = l1_req[sm, 0]
+            l1_req[sm, 0] = l1_stamp[0]
         if op == OP_ATOM or op == OP_RED:
             if l1_nsets > 0:
                 s = line % l1_nsets
@@ -139,19 +154,35 @@ def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
             kind = L2_ATOM if op == OP_ATOM else L2_RED
             l2h = l2_access(kind, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
                       l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
-        elif op == OP_ST or op == OP_LOCAL_ST:
+        elif op == OP_ST:
             if l1_nsets > 0:
                 s = line % l1_nsets
                 w = _l1_find(l1_tags, sm, s, line)
-                if w < 0 and op == OP_LOCAL_ST:
-                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, sm, s, line)
-                if w >= 0:
-                    v = np.int64(l1_valid[sm, s, w])
-                    l1h = v & m
-                    if op == OP_LOCAL_ST:
-                        l1_valid[sm, s, w] = v | m
-                    l1_stamp[0] += 1
-                    l1_lru[sm, s, w] = l1_stamp[0]
+                if w < 0:
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line)
+                    l1_valid[sm, s, w] = m
+                elif l1_wreq[sm, s, w] != l1_req[sm, 1]:
+                    l1h = m
+                    l1_valid[sm, s, w] = np.int64(l1_valid[sm, s, w]) | m
+                l1_wreq[sm, s, w] = l1_req[sm, 0]
+                l1_stamp[0] += 1
+                l1_lru[sm, s, w] = l1_stamp[0]
+            h = popcount4(l1h)
+            ctr[C_L1_HIT] += h
+            ctr[C_L1_MISS] += cnt - h
+            l2h = l2_access(L2_WRITE, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
+                            l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
+        elif op == OP_LOCAL_ST:
+            if l1_nsets > 0:
+                s = line % l1_nsets
+                w = _l1_find(l1_tags, sm, s, line)
+                if w < 0:
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line)
+                v = np.int64(l1_valid[sm, s, w])
+                l1h = v & m
+                l1_valid[sm, s, w] = v | m
+                l1_stamp[0] += 1
+                l1_lru[sm, s, w] = l1_stamp[0]
             h = popcount4(l1h)
             ctr[C_L1_HIT] += h
             ctr[C_L1_MISS] += cnt - h
@@ -163,7 +194,7 @@ def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
                 s = line % l1_nsets
                 w = _l1_find(l1_tags, sm, s, line)
                 if w < 0:
-                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, sm, s, line)
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line)
                 v = np.int64(l1_valid[sm, s, w])
                 l1h = v & m
                 miss = m & ~v & 15
@@ -210,6 +241,8 @@ class L1Caches:
         self.tags = np.full(shape, -1, dtype=np.int64)
         self.valid = np.zeros(shape, dtype=np.uint8)
         self.lru = np.zeros(shape, dtype=np.int64)
+        self.wreq = np.full(shape, -1, dtype=np.int64)
+        self.req = np.full((num_sms, 2), -2, dtype=np.int64)
         self.stamp = np.zeros(1, dtype=np.int64)
         self.nsets = self.max_sets
 
@@ -224,6 +257,8 @@ class L1Caches:
         self.tags.fill(-1)
         self.valid.fill(0)
         self.lru.fill(0)
+        self.wreq.fill(-1)
+        self.req.fill(-2)
         self.stamp[0] = 0
 
     @property

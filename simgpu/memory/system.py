@@ -89,11 +89,17 @@ class MemorySystem:
         self.carveout_bytes = 0
         self.local_bytes_per_thread = c.local_bytes_per_thread
         self.last: dict | None = None
+        self._code_in_l2: set = set()  # kernels whose code a warm launch finds in L2
         self._reset_counters()
 
     # ------------------------------------------------------------------ launch boundaries
     def begin_kernel(self, shared_bytes_per_cta: int, ctas_per_sm: int, warm: bool = False, *,
-                     carveout_bytes: int | None = None, local_bytes_per_thread: int | None = None) -> None:
+                     carveout_bytes: int | None = None, local_bytes_per_thread: int | None = None,
+                     code_instructions: int = 0, code_key: object = None) -> None:
+        """Configure L1 for the launch's shared-memory carveout, flush the caches unless warm, and count
+        the DRAM reads of its code (code_instructions PTX instructions) and launch constants: on
+        every cold launch, on a warm one only the first time code_key (the kernel) runs since the
+        caches were last flushed."""
         c = self.cfg
         if carveout_bytes is None:
             need = ctas_per_sm * (shared_bytes_per_cta + c.shared_reserved_per_cta)
@@ -104,8 +110,13 @@ class MemorySystem:
         if not warm:
             self.l1.reset()
             self.l2.reset()
+            self._code_in_l2.clear()
         self.l1.configure(c.l1_bytes(self.carveout_bytes))  # flushes L1 if its geometry changes
         self._reset_counters()
+        if code_instructions > 0 and code_key not in self._code_in_l2:
+            code = -(-code_instructions * c.instruction_bytes // c.dram_atom_bytes)
+            self.dram.fetch_sectors = code + c.launch_fetch_sectors
+            self._code_in_l2.add(code_key)
 
     def end_kernel(self) -> None:
         """Nothing to write back: dirty L2 sectors stay in L2 (DRAM writes counted only on eviction)."""
@@ -198,7 +209,7 @@ class MemorySystem:
                 merge_dom = _NO_MERGE
                 mt_keys, mt_cnt, mt_hit = _NO_KEYS, _NO_CNT, _NO_HIT
             hierarchy_batch(code, sm, g_warp, g_line, g_mask, n_groups,
-                            l1.tags, l1.valid, l1.lru, l1.nsets, l1.stamp,
+                            l1.tags, l1.valid, l1.lru, l1.wreq, l1.req, l1.nsets, l1.stamp,
                             l2.tags, l2.valid, l2.dirty, l2.lru, l2.nsets, l2.fetch_pair, l2.write_hit,
                             l2.stamp,
                             ctr, w_l1, w_l2,

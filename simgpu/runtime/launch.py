@@ -209,7 +209,8 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
     memsys = dev.memory_system(cfg) if memory_counters else None
     if memsys is not None:
         memsys.begin_kernel(total_shared, occ.ctas_per_sm, warm=warm_caches,
-                            local_bytes_per_thread=lk.local_size)
+                            local_bytes_per_thread=lk.local_size,
+                            code_instructions=len(lk.instructions), code_key=id(lk))
     n_ctas = g[0] * g[1] * g[2]
     bar = None
     if progress is not False:

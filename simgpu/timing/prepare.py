@@ -236,8 +236,8 @@ def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off
             any_miss = any_miss or m > 0
             any_dmiss = any_dmiss or d > 0
             l2lat = l2_tab[np.int64(np.ceil(float(max(m, 1)) / spw))]
-            if op == OP_ST:
-                el[i] = l2lat if sp == SP_GLOBAL else hit
+            if op == OP_ST:  # a global store writes every sector through to L2, L1 hit or not
+                el[i] = l2_tab[np.int64(np.ceil(float(max(sc, 1)) / spw))] if sp == SP_GLOBAL else hit
             elif op == OP_ATOM:
                 x = lns[i] / float(max(sc, 1)) - 1.0
                 if x < 0.0:
@@ -636,7 +636,7 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     # latency tables over the number of lines (l2_latency / dram_latency of 0..max)
     miss = np.maximum(sec - h1, 0)
     dmiss = np.maximum(miss - h2, 0)
-    n_l2 = int(np.ceil(max(int(miss.max(initial=0)), 1) / spw))
+    n_l2 = int(np.ceil(max(int(sec.max(initial=0)), 1) / spw))  # stores look up all their sectors
     n_dram = int(np.ceil(max(int(dmiss.max(initial=0)), 1) / spw))
     l2_tab = l2_latency(np.arange(n_l2 + 1, dtype=np.float64), cfg)
     dram_tab = dram_latency(np.arange(n_dram + 1, dtype=np.float64), cfg)

@@ -93,24 +93,59 @@ def test_cold_vs_warm(h200):
     assert m["lts__t_sector_hit_rate.pct"] == 100.0 and m["dram__bytes_read.sum"] == 0
 
 
-def test_store_write_through_no_allocate_updates_resident(h200):
+def test_store_allocates_in_l1_and_is_busy_for_the_next_request(h200):
     ms = MemorySystem(h200)
     ms.begin_kernel(0, 8)
-    load(ms, 0, BASE + 4096 + LANE * 4, op="st")  # store miss: nothing allocated in L1
-    load(ms, 0, BASE + 4096 + LANE * 4)  # so this load misses L1, but hits L2 (write-allocated there)
+    line = BASE + 4096 + LANE * 4
+    load(ms, 0, line, op="st")  # absent: 4 misses, the line is allocated with the sectors written
+    load(ms, 0, line, op="st")  # the SM's previous request stored to this line: still busy, misses
     m = ms.metrics()
-    assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum"] == 4
-    assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum"] == 4
-    assert m["lts__t_sectors_srcunit_tex_op_write.sum"] == 4
-    assert m["lts__t_sector_hit_rate.pct"] == 100.0 and m["dram__bytes_read.sum"] == 0
-    load(ms, 0, BASE + 4096 + LANE * 4, op="st")  # resident now: store updates L1 in place (hits)
-    load(ms, 0, BASE + 4096 + LANE * 4)  # still valid in L1
+    assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum"] == 8
+    assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum"] == 0
+    load(ms, 0, BASE + LANE * 4)  # another request in between (a load of another line: misses)
+    load(ms, 0, line, op="st")  # now the store hits
+    load(ms, 0, line)  # and the stored sectors are valid in L1
     m = ms.metrics()
     assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum"] == 4
     assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"] == 4
-    assert m["lts__t_sectors_srcunit_tex_op_write.sum"] == 8  # write-through: every store reaches L2
+    assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum"] == 4
+    assert m["lts__t_sectors_srcunit_tex_op_write.sum"] == 12  # write-through: every store reaches L2
+    assert m["lts__t_sectors_srcunit_tex_op_read.sum"] == 4
     ms.end_kernel()
     assert ms.metrics()["dram__bytes_write.sum"] == 0  # dirty lines stay in L2 at kernel end
+
+
+def test_store_hits_at_line_level_and_other_sms_do_not_count(h200):
+    ms = MemorySystem(h200)
+    ms.begin_kernel(0, 8)
+    first_half = BASE + (LANE % 16) * 4  # sectors 0-1 of the line (lanes 0-15)
+    second_half = BASE + 64 + (LANE % 16) * 4  # sectors 2-3
+    half = (LANE < 16)[None, :]
+    load(ms, 0, first_half, op="st", mask=half)
+    load(ms, 1, BASE + 8192 + LANE * 4)  # SM 1's request does not end SM 0's
+    load(ms, 0, BASE + 4096 + LANE * 4)  # SM 0's next request (another line)
+    load(ms, 0, second_half, op="st", mask=half)  # sectors never written, line resident: hits
+    load(ms, 2, second_half, op="st", mask=half)  # another SM's L1 does not have the line
+    m = ms.metrics()
+    assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum"] == 2
+    assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum"] == 4
+
+
+def test_launch_reads_its_code_and_constants_from_dram(h200):
+    ms = MemorySystem(h200)
+    c = ms.cfg
+    code = -(-100 * c.instruction_bytes // 32)
+    ms.begin_kernel(0, 8, code_instructions=100, code_key="k")
+    assert ms.metrics()["dram__sectors_read.sum"] == code + c.launch_fetch_sectors
+    load(ms, 0, BASE + LANE * 4)
+    assert ms.metrics()["dram__bytes_read.sum"] == 32 * (code + c.launch_fetch_sectors) + 128
+    assert sum(r.get("dram_bytes_read", 0) for r in ms.per_instruction().values()) == 128  # no pc
+    ms.begin_kernel(0, 8, warm=True, code_instructions=100, code_key="k")  # code still in L2
+    assert ms.metrics()["dram__sectors_read.sum"] == 0
+    ms.begin_kernel(0, 8, warm=True, code_instructions=100, code_key="other")
+    assert ms.metrics()["dram__sectors_read.sum"] == code + c.launch_fetch_sectors
+    ms.begin_kernel(0, 8, code_instructions=100, code_key="k")  # cold: flushed, fetched again
+    assert ms.metrics()["dram__sectors_read.sum"] == code + c.launch_fetch_sectors
 
 
 def test_atomics_go_to_l2_and_invalidate_l1(h200):

@@ -135,8 +135,9 @@ def reference_build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingC
         l2lat = l2_latency(np.ceil(np.maximum(miss, 1) / spw), cfg)
         hit_lat = cfg.lat_local_l1_hit if ev.space == "local" else cfg.lat_l1_hit
         if ev.op == "st":
-            # write-through to L2; the warp's exit waits for the acknowledgement
-            elat = l2lat if ev.space == "global" else np.full(len(ew), float(hit_lat))
+            # write-through to L2, every sector (L1 hit or not); the warp's exit waits for the acknowledgement
+            st_lat = l2_latency(np.ceil(np.maximum(sec, 1) / spw), cfg)
+            elat = st_lat if ev.space == "global" else np.full(len(ew), float(hit_lat))
             l2s = sec.astype(np.float64) if ev.space == "global" else miss.astype(np.float64)
             ds = np.zeros(len(ew))
         elif ev.op in ("atom", "red"):
