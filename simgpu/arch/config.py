@@ -23,6 +23,9 @@ class LimitsConfig:
     max_threads_per_sm: int = 2048
     registers_per_sm: int = 65536
     max_registers_per_thread: int = 255
+    # ncu reported 16 registers per thread for each of the six kernels whose NVRTC cubin uses
+    # 10-14 (validation/h200_2026-11-29.json against frontend/cubin.py): the least a kernel gets
+    min_registers_per_thread: int = 16
     register_alloc_granularity: int = 256  # registers are allocated per warp in units of 256
     shared_mem_per_sm: int = 233_472
     shared_mem_per_block_default: int = 48 * 1024  # without cudaFuncSetAttribute opt-in
@@ -48,3 +51,9 @@ class GPUConfig:
         """The virtual architecture NVRTC compiles for (compute_90 for the H200)."""
         major, minor = self.compute_capability
         return f"compute_{major}{minor}"
+
+    @property
+    def sass_arch(self) -> str:
+        """The real architecture whose machine code (SASS) NVRTC can also make (sm_90 for the H200)."""
+        major, minor = self.compute_capability
+        return f"sm_{major}{minor}"

@@ -64,7 +64,7 @@ class Engine:
                  grid: tuple[int, int, int], block: tuple[int, int, int], shared_bytes: int,
                  dynamic_shared: int, ctas_per_wave: int, num_sms: int, memsys=None,
                  progress: Callable[[int], None] | None = None, max_warps_per_wave: int = 8192,
-                 trace=None, fuse_vectors: bool = True) -> None:
+                 trace=None, fuse_vectors: bool = True, local_in_registers: bool = False) -> None:
         self.lk = lk
         self.heap = heap
         self.const_buf = const_buf
@@ -81,6 +81,7 @@ class Engine:
         self.progress = progress
         self.trace = trace
         self.fuse_vectors = fuse_vectors
+        self.local_in_registers = local_in_registers
         n = len(lk.instructions)
         self.stats = ExecStats(per_pc_warps=np.zeros(n, np.int64), per_pc_threads=np.zeros(n, np.int64))
 
@@ -106,6 +107,7 @@ class Engine:
             ctx.trace = self.trace
             ctx.class_counts = self.stats.by_class
             ctx.fuse_vectors = self.fuse_vectors
+            ctx.local_in_registers = self.local_in_registers
             if self.trace is not None:
                 self.trace.add_wave(warp_uid, cta_ids[ctx.cta_of_warp], ctx.sm_of_warp)
             yield from self.wave_steps(ctx)

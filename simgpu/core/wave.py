@@ -84,6 +84,7 @@ class WaveContext:
         self.trace = None  # an ExecutionTrace, when the launch records one
         self.class_counts: dict[str, int] = {}  # memory instructions by class (global_ld, ...)
         self.fuse_vectors = True  # count ptxas-style LDS.64/128 groups as one access
+        self.local_in_registers = False  # ptxas kept the local arrays in registers: count no local access
 
     # -- registers ---------------------------------------------------------------------------
     def write_reg(self, ws, r: int, m: np.ndarray, raw) -> None:
@@ -247,6 +248,8 @@ class WaveContext:
         elif space == "shared":
             ms.shared_access(op, self.pc, addr[rows], m[rows], nbytes)
         elif space == "local":
+            if self.local_in_registers:
+                return
             ms.local_access(op, self.pc, self.sm_of_warp[ws][rows], self.warp_uid[ws][rows], addr[rows], m[rows],
                             nbytes)
         else:
@@ -262,7 +265,7 @@ class WaveContext:
     def _count(self, m: np.ndarray) -> None:
         """One memory instruction per warp with an active lane, by its static class."""
         cls = self.lk.mem_class[self.pc]
-        if cls is not None:
+        if cls is not None and not (self.local_in_registers and cls.startswith("local")):
             self.class_counts[cls] = self.class_counts.get(cls, 0) + int(m.any(axis=1).sum())
 
     def _vector_group(self, space: str, m: np.ndarray, addr: np.ndarray):

@@ -106,13 +106,20 @@ class Operands:
             return (lambda ctx, ws: off), None
         if isinstance(op.base, Reg):
             r = self.link.reg(op.base.name, self.ins)
-            return (lambda ctx, ws: ctx.regs[ws, r] + off), None
+            wrap = np.uint64(address_mask(self.link.reg_types[r]))
+            return (lambda ctx, ws: (ctx.regs[ws, r] + off) & wrap), None
         value, space = self.link.symbol_address(op.base.name, self.ins)
         v = np.uint64((value + op.offset) & 0xFFFFFFFFFFFFFFFF)
         return (lambda ctx, ws: v), space
 
     def error(self, msg: str) -> UnsupportedInstructionError:
         return self.link.error(msg, self.ins)
+
+
+def address_mask(reg_type: str) -> int:
+    """`[%r+off]` with a 32-bit base register is a 32-bit address: the sum wraps modulo 2^32 (NVVM
+    writes shared addresses as `[%r - 512 + 512]`-style pairs in unrolled loops)."""
+    return 0xFFFFFFFF if reg_type != "pred" and type_bits(reg_type) <= 32 else 0xFFFFFFFFFFFFFFFF
 
 
 def _type_of(mods: tuple[str, ...], ins: Instruction, link, default: str | None = None) -> str:

@@ -404,8 +404,10 @@ def _equivalent_successor(cfg, preds: list[set[int]], b: int, instrs: list[Instr
 def find_vector_groups(instrs: list[Instruction], lo: int, cfg,
                        mem_class: list[str | None]) -> dict[int, VectorMember]:
     """Scalar 32-bit shared loads off one base register (or one __shared__ symbol) that together
-    cover an aligned 16-byte (or 8-byte) window: ptxas emits them as one LDS.128 (LDS.64) when it
-    can prove the alignment, which the engine checks at run time before counting them as one access.
+    cover an aligned 16-byte window (3 of its 4 words are enough) or an aligned 8-byte one: ptxas
+    emits them as one LDS.128 (LDS.64) when it can prove the alignment, which the engine checks at
+    run time before counting them as one access. An `ld.shared.v2` of 32-bit words (NVVM's own
+    fusion of two) takes part as two words.
 
     The loads may lie in one basic block or in a chain of control-equivalent blocks (each the
     post-dominator of the one before, with only skippable if-bodies between): ptxas hoists such
@@ -421,27 +423,33 @@ def find_vector_groups(instrs: list[Instruction], lo: int, cfg,
             preds[t].add(x)
     chained: set[int] = set()  # blocks already scanned as the continuation of an earlier block
 
-    def flush(open_loads: dict[str, list[tuple[int, int]]], reg: str) -> None:
-        loads = open_loads.pop(reg, [])
-        by_off = {}
-        for pc, off in loads:
-            by_off.setdefault(off, pc)
+    def flush(open_loads: dict[str, list[tuple[int, int, int]]], reg: str) -> None:
+        loads = open_loads.pop(reg, [])  # (pc, offset, words)
+        by_off: dict[int, int] = {}  # word offset -> the first load that reads it
+        span: dict[int, tuple[int, int]] = {}  # load -> its first and one-past-last byte offset
+        for pc, off, words in loads:
+            if any(off + 4 * i in by_off for i in range(words)):
+                continue  # reads a word again: ptxas reuses the register, keep it simple
+            for i in range(words):
+                by_off[off + 4 * i] = pc
+            span[pc] = (off, off + 4 * words)
         for window, size in ((16, 16), (8, 8)):
             for w0 in sorted({o - o % window for o in by_off}):
-                words = [w0 + 4 * i for i in range(size // 4)]
-                if not all(o in by_off for o in words):
+                # an aligned quad of which 3 words are read is still one LDS.128 (ptxas reads the
+                # fourth for nothing: benchmarks/microbench/sass_probes, ld_shared_unaligned)
+                words = [w0 + 4 * i for i in range(size // 4) if w0 + 4 * i in by_off]
+                pcs = sorted({by_off[o] for o in words})
+                if len(words) < (3 if size == 16 else 2) or len(pcs) < 2 or any(p in out for p in pcs):
                     continue
-                pcs = [by_off[o] for o in words]
-                if any(p in out for p in pcs):
-                    continue
-                leader = min(pcs)
-                for o, p in zip(words, pcs):
-                    out[p] = VectorMember(leader, size, o - w0)
+                if any(span[p][0] < w0 or span[p][1] > w0 + size for p in pcs):
+                    continue  # a v2 load across the window's edge
+                for p in pcs:
+                    out[p] = VectorMember(pcs[0], size, span[p][0] - w0)
 
     for first in range(len(cfg.starts)):
         if first in chained:
             continue
-        open_loads: dict[str, list[tuple[int, int]]] = {}  # base reg -> [(pc, offset)]
+        open_loads: dict[str, list[tuple[int, int, int]]] = {}  # base -> [(pc, offset, words)]
         b: int | None = first
         while b is not None:
             for pc in range(cfg.starts[b], cfg.ends[b]):
@@ -452,13 +460,14 @@ def find_vector_groups(instrs: list[Instruction], lo: int, cfg,
                         flush(open_loads, reg)
                     continue
                 if cls == "shared_ld" and ins.guard is None \
-                        and not any(m in ins.mods for m in ("v2", "v4", "volatile")) \
+                        and not any(m in ins.mods for m in ("v4", "volatile")) \
                         and any(m in ("b32", "u32", "s32", "f32") for m in ins.mods):
                     addr = ins.operands[1]
                     if isinstance(addr, Addr) and isinstance(addr.base, (Reg, Sym)):
                         # a __shared__ symbol's address is a constant: never redefined
                         key = addr.base.name if isinstance(addr.base, Reg) else "&" + addr.base.name
-                        open_loads.setdefault(key, []).append((pc, addr.offset))
+                        words = 2 if "v2" in ins.mods else 1  # ld.shared.v2.f32: two words, 8 bytes
+                        open_loads.setdefault(key, []).append((pc, addr.offset, words))
                 for n in _written_regs(ins):  # a write to a base register ends that base's group
                     if n in open_loads:
                         flush(open_loads, n)

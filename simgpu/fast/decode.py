@@ -71,6 +71,7 @@ class Decoded:
     mvec: np.ndarray  # int32 elements per lane
     mreg: np.ndarray  # int32 address base register (-1 = absolute)
     moff: np.ndarray  # uint64 address offset (or absolute address); cvta window base
+    mwrap: np.ndarray  # uint64 mask of base + offset: 32 bits for a 32-bit base register (PTX wraps it)
     vreg: np.ndarray  # int32 [n, 4] load destinations (-1 = sink)
     vg_size: np.ndarray  # int32 LDS.64/128 group width in bytes (0 = not a member)
     vg_delta: np.ndarray  # int64 offset of this load in its group
@@ -97,7 +98,8 @@ def decode(lk: LinkedKernel) -> Decoded:
         abits=np.zeros(n, np.int32), asign=np.zeros(n, np.bool_), bbits=np.zeros(n, np.int32),
         bsign=np.zeros(n, np.bool_), cmp=np.zeros(n, np.int8), bop=np.zeros(n, np.int8),
         space=np.zeros(n, np.int8), msize=np.zeros(n, np.int32), mvec=np.zeros(n, np.int32),
-        mreg=np.full(n, -1, np.int32), moff=np.zeros(n, np.uint64), vreg=np.full((n, 4), -1, np.int32),
+        mreg=np.full(n, -1, np.int32), moff=np.zeros(n, np.uint64),
+        mwrap=np.full(n, np.uint64(0xFFFFFFFFFFFFFFFF), np.uint64), vreg=np.full((n, 4), -1, np.int32),
         vg_size=np.zeros(n, np.int32), vg_delta=np.zeros(n, np.int64), vg_leader=np.zeros(n, np.bool_),
         native_control=not lk.call_sites and all(b.kind != "red" for b in lk.barriers.values()),
     )
@@ -369,6 +371,7 @@ def _decode_mem(d: Decoded, o: _Ops, pc: int, ins: Instruction, lk: LinkedKernel
     elif isinstance(addr_op.base, Reg):
         d.mreg[pc] = o.lk_reg(addr_op.base)
         d.moff[pc] = np.uint64(addr_op.offset & 0xFFFFFFFFFFFFFFFF)
+        d.mwrap[pc] = np.uint64(ops.address_mask(lk.reg_types[d.mreg[pc]]))
     else:
         value, implied = lk.link.symbol_address(addr_op.base.name, ins)
         d.moff[pc] = np.uint64((value + addr_op.offset) & 0xFFFFFFFFFFFFFFFF)

@@ -42,7 +42,7 @@ class FastEngine(Engine):
         self.dk = decoded(self.lk)
         dk = self.dk
         self._d = (dk.sk, dk.sv, dk.sneg, dk.abits, dk.asign, dk.bbits, dk.bsign, dk.cmp, dk.bop, dk.moff,
-                   dk.d0, dk.d1, dk.space, dk.msize, dk.mvec, dk.mreg, dk.vreg)
+                   dk.d0, dk.d1, dk.space, dk.msize, dk.mvec, dk.mreg, dk.vreg, dk.mwrap)
         heap = self.heap
         self._heap = List()
         for b in heap.buffers:

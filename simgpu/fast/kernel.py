@@ -536,7 +536,7 @@ def _write(buf, off, size, v):
 @njit(cache=True)
 def _mem_ok(p, k, sel, lanes_on, regs, d, mem, cta_of_warp, acc_addr):
     """Check every active lane's access before the step mutates anything; fill acc_addr."""
-    space, msize, mvec, mreg, moff = d[12], d[13], d[14], d[15], d[9]
+    space, msize, mvec, mreg, moff, mwrap = d[12], d[13], d[14], d[15], d[9], d[17]
     shared_bytes = mem[1]
     kparams, const_buf, bases, ends = mem[3], mem[4], mem[5], mem[6]
     size = msize[p]
@@ -548,7 +548,7 @@ def _mem_ok(p, k, sel, lanes_on, regs, d, mem, cta_of_warp, acc_addr):
         for lane in range(32):
             a = moff[p]
             if mreg[p] >= 0:
-                a = regs[mreg[p], w, lane] + moff[p]
+                a = (regs[mreg[p], w, lane] + moff[p]) & mwrap[p]
             acc_addr[j, lane] = a
             if not lanes_on[j, lane]:
                 continue

@@ -89,24 +89,53 @@ def compile_to_ptx(
     opts = tuple(str(o) for o in options)
     if not _has_arch_option(opts):
         opts = (f"--gpu-architecture={arch}",) + opts
+    return _cached(source, opts, name, "ptx", use_cache).decode()
+
+
+def compile_to_cubin(
+    source: str,
+    options: tuple[str, ...] | list[str] = (),
+    arch: str = "sm_90",
+    name: str = "kernel.cu",
+    use_cache: bool = True,
+) -> bytes:
+    """Compile CUDA C `source` to a cubin (ELF with SASS) for the real architecture `arch`, as
+    ptxas inside NVRTC makes it; any architecture option in `options` is replaced by `arch`."""
+    opts = tuple(str(o) for o in options)
+    skip_next = False
+    kept = []
+    for o in opts:
+        if skip_next:
+            skip_next = False
+            continue
+        if o in ("-arch", "--gpu-architecture"):
+            skip_next = True
+            continue
+        if not _has_arch_option((o,)):
+            kept.append(o)
+    return _cached(source, (f"--gpu-architecture={arch}", *kept), name, "cubin", use_cache)
+
+
+def _cached(source: str, opts: tuple[str, ...], name: str, output: str, use_cache: bool) -> bytes:
+    """NVRTC's `output` ("ptx" or "cubin") for source and options, from the disk cache if there."""
     version = nvrtc_version()
     key = hashlib.sha256(repr((source, opts, name, version)).encode()).hexdigest()[:32]
-    path = cache_dir() / f"{key}.ptx"
+    path = cache_dir() / f"{key}.{output}"
     if use_cache and path.exists():
-        return path.read_text()
-    ptx = _compile_uncached(source, opts, name)
+        return path.read_bytes()
+    data = _compile_uncached(source, opts, name, output)
     if use_cache:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_text(ptx)
+            tmp.write_bytes(data)
             tmp.replace(path)
         except OSError:
             pass  # a read-only cache is not an error; we just compile again next time
-    return ptx
+    return data
 
 
-def _compile_uncached(source: str, options: tuple[str, ...], name: str) -> str:
+def _compile_uncached(source: str, options: tuple[str, ...], name: str, output: str = "ptx") -> bytes:
     lib = _library()
     prog = ctypes.c_void_p()
     _check(lib, lib.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), name.encode(), 0, None, None),
@@ -122,9 +151,14 @@ def _compile_uncached(source: str, options: tuple[str, ...], name: str) -> str:
         if status != 0:
             msg = lib.nvrtcGetErrorString(status).decode()
             raise CompileError(f"NVRTC could not compile {name} ({msg}):", log)
+        if output == "cubin":
+            _check(lib, lib.nvrtcGetCUBINSize(prog, ctypes.byref(size)), "nvrtcGetCUBINSize")
+            buf = ctypes.create_string_buffer(size.value)
+            _check(lib, lib.nvrtcGetCUBIN(prog, buf), "nvrtcGetCUBIN")
+            return buf.raw
         lib.nvrtcGetPTXSize(prog, ctypes.byref(size))
         ptx_buf = ctypes.create_string_buffer(size.value)
         _check(lib, lib.nvrtcGetPTX(prog, ptx_buf), "nvrtcGetPTX")
-        return ptx_buf.value.decode()
+        return ptx_buf.value
     finally:
         lib.nvrtcDestroyProgram(ctypes.byref(prog))

@@ -96,10 +96,11 @@ class MemoryConfig:
     # A cold launch also reads its machine code and its launch constants from DRAM ([L1HITS]):
     # kernels that read no data read 88 DRAM sectors with 384 B of SASS, 152 with 2,432 B, 600 with
     # 16,768 B (one grid or 132 CTAs alike: the code comes from DRAM once), i.e. the code's sectors
-    # plus 76; the built-in programs show code + 48..78. The code size is estimated from the PTX:
-    # instruction_bytes per PTX instruction (a SASS instruction is 128 bits on sm_70+; ptxas makes
-    # 0.8x (shared-load fusion) to 2.6x (loop unrolling) as many SASS as PTX instructions on the
-    # programs measured). Warm launches fetch them only the first time a kernel runs.
+    # plus 76; the built-in programs show code + 48..78. The code size is the SASS ptxas makes inside
+    # NVRTC (frontend/cubin.py); for a module given as PTX it is estimated as instruction_bytes per
+    # PTX instruction (a SASS instruction is 128 bits on sm_70+; ptxas makes 0.8x (shared-load
+    # fusion) to 2.6x (loop unrolling) as many SASS as PTX instructions on the programs measured).
+    # Warm launches fetch them only the first time a kernel runs.
     instruction_bytes: int = 16
     launch_fetch_sectors: int = 76
 

@@ -95,9 +95,9 @@ class MemorySystem:
     # ------------------------------------------------------------------ launch boundaries
     def begin_kernel(self, shared_bytes_per_cta: int, ctas_per_sm: int, warm: bool = False, *,
                      carveout_bytes: int | None = None, local_bytes_per_thread: int | None = None,
-                     code_instructions: int = 0, code_key: object = None) -> None:
+                     code_bytes: int = 0, code_key: object = None) -> None:
         """Configure L1 for the launch's shared-memory carveout, flush the caches unless warm, and count
-        the DRAM reads of its code (code_instructions PTX instructions) and launch constants: on
+        the DRAM reads of its machine code (code_bytes) and launch constants: on
         every cold launch, on a warm one only the first time code_key (the kernel) runs since the
         caches were last flushed."""
         c = self.cfg
@@ -113,8 +113,8 @@ class MemorySystem:
             self._code_in_l2.clear()
         self.l1.configure(c.l1_bytes(self.carveout_bytes))  # flushes L1 if its geometry changes
         self._reset_counters()
-        if code_instructions > 0 and code_key not in self._code_in_l2:
-            code = -(-code_instructions * c.instruction_bytes // c.dram_atom_bytes)
+        if code_bytes > 0 and code_key not in self._code_in_l2:
+            code = -(-code_bytes // c.dram_atom_bytes)
             self.dram.fetch_sectors = code + c.launch_fetch_sectors
             self._code_in_l2.add(code_key)
 

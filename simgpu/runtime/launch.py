@@ -150,6 +150,7 @@ class PreparedLaunch:
     timing: bool = True
     scheduler: str = "gto"
     keep_trace: bool = False
+    registers_from: str = "estimated"  # "ptxas", "given" or "estimated" (LaunchReport.registers_from)
 
     def finish(self, host_seconds: float) -> LaunchReport:
         """Close the launch and build its report (after the engine has run to the end)."""
@@ -197,7 +198,13 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
     if total_shared > lim.shared_mem_per_block_optin:
         raise LaunchError(f"kernel {lk.name}: {total_shared} B of shared memory per block exceeds the "
                           f"{cfg.name}'s limit of {lim.shared_mem_per_block_optin} B")
-    regs = int(registers or kernel.registers_per_thread or lk.registers_per_thread)
+    machine = getattr(kernel, "machine_code", None)  # ptxas's registers and code size, via NVRTC
+    if registers or kernel.registers_per_thread:
+        regs, regs_from = int(registers or kernel.registers_per_thread), "given"
+    elif machine is not None:
+        regs, regs_from = max(machine.registers, lim.min_registers_per_thread), "ptxas"
+    else:
+        regs, regs_from = lk.registers_per_thread, "estimated"
     if not 1 <= regs <= lim.max_registers_per_thread:
         raise LaunchError(f"kernel {lk.name}: {regs} registers per thread is outside 1..{lim.max_registers_per_thread}")
     occ = occupancy(cfg, threads, regs, total_shared)
@@ -210,7 +217,9 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
     if memsys is not None:
         memsys.begin_kernel(total_shared, occ.ctas_per_sm, warm=warm_caches,
                             local_bytes_per_thread=lk.local_size,
-                            code_instructions=len(lk.instructions), code_key=id(lk))
+                            code_bytes=machine.code_bytes if machine is not None
+                            else len(lk.instructions) * memsys.cfg.instruction_bytes,
+                            code_key=id(lk))
     n_ctas = g[0] * g[1] * g[2]
     bar = None
     if progress is not False:
@@ -229,9 +238,10 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
     engine = engine_cls(lk, dev.heap, kernel.module.const_buffer(), kparams, g, b, total_shared, shared_mem,
                     ctas_per_wave=occ.ctas_per_sm * cfg.num_sms, num_sms=cfg.num_sms, memsys=memsys,
                     progress=bar.update if bar is not None else None, trace=recorder,
-                    fuse_vectors=fuse_shared_loads)
+                    fuse_vectors=fuse_shared_loads,
+                    local_in_registers=machine is not None and machine.frame_bytes == 0)
     return PreparedLaunch(kernel, lk, cfg, g, b, shared_mem, regs, occ, engine, memsys, recorder, bar,
-                          timing=timing, scheduler=scheduler, keep_trace=trace)
+                          timing=timing, scheduler=scheduler, keep_trace=trace, registers_from=regs_from)
 
 
 def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
@@ -242,7 +252,8 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
 
     Beyond CuPy's arguments: `gpu` picks a preset for this launch; `warm_caches` keeps L1/L2 contents
     from the previous launch (ncu flushes them, so the default is cold); `registers` overrides the
-    registers-per-thread estimate; `trace` keeps the ExecutionTrace in the report; `fuse_shared_loads`
+    registers per thread (by default ptxas's count from NVRTC's cubin, else an estimate from the
+    PTX); `trace` keeps the ExecutionTrace in the report; `fuse_shared_loads`
     counts adjacent aligned scalar shared loads as one LDS.64/LDS.128, as ptxas emits them; `timing`
     replays the launch through the timing model (kernel time, cycles, stall reasons) with the
     warp `scheduler` "gto" (greedy-then-oldest) or "lrr" (loose round-robin); `engine` is "fast" (numba)
@@ -316,7 +327,7 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
                         shared_dynamic=shared_mem, registers_per_thread=regs, ctas_per_sm=occ.ctas_per_sm,
                         occupancy_limiter=occ.limiter, metrics=metrics, per_pc=per_pc,
                         host_seconds=host_seconds, trace=recorder if pl.keep_trace else None, linked=lk,
-                        timing=timing_result, engine=pl.engine.name)
+                        timing=timing_result, engine=pl.engine.name, registers_from=pl.registers_from)
 
 
 def _instruction_metrics(stats) -> dict[str, float]:

@@ -11,9 +11,10 @@ import re
 
 import numpy as np
 
-from simgpu.errors import LaunchError
+from simgpu.errors import CompileError, LaunchError
 from simgpu.exec.program import LinkedKernel, link_kernel
-from simgpu.frontend.nvrtc import compile_to_ptx
+from simgpu.frontend.cubin import MachineCode, read_cubin
+from simgpu.frontend.nvrtc import compile_to_cubin, compile_to_ptx
 from simgpu.frontend.ptx import Module, parse_ptx
 from simgpu.runtime.arrays import DeviceArray
 from simgpu.runtime.device import current_gpu
@@ -44,6 +45,8 @@ class RawModule:
         if code is not None and looks_like_ptx(code):
             ptx, code = code, None
         self.code = code
+        self._sass_arch = current_gpu().sass_arch
+        self._machine_code: dict[str, MachineCode] | None = None
         if ptx is None:
             ptx = compile_to_ptx(code, self.options, arch=current_gpu().nvrtc_arch, name=self.source_name)
         self.ptx: str = ptx
@@ -105,6 +108,20 @@ class RawModule:
             self._linked[name] = link_kernel(self.module, name, globals_addr, self._const_offsets)
         return self._linked[name]
 
+    def machine_code(self, name: str) -> MachineCode | None:
+        """Registers and SASS size of kernel `name` as ptxas (inside NVRTC) compiles the module's CUDA C
+        for the real architecture (frontend/cubin.py); None for a module given as PTX, or if NVRTC
+        cannot make a cubin (simgpu then estimates them from the PTX)."""
+        if self.code is None:
+            return None
+        if self._machine_code is None:
+            try:
+                cubin = compile_to_cubin(self.code, self.options, arch=self._sass_arch, name=self.source_name)
+                self._machine_code = read_cubin(cubin)
+            except (CompileError, ValueError):
+                self._machine_code = {}
+        return self._machine_code.get(name)
+
     def get_function(self, name: str) -> RawKernel:
         return RawKernel(module=self, name=self._resolve_name(name))
 
@@ -125,16 +142,31 @@ class RawKernel:
         self.module = module
         self.name = name
         self.max_dynamic_shared_size_bytes = 0  # CuPy's opt-in attribute (cudaFuncSetAttribute)
-        self.registers_per_thread: int | None = None  # override the estimate
+        self.registers_per_thread: int | None = None  # override ptxas's count (num_regs)
 
     @property
     def linked(self) -> LinkedKernel:
         return self.module.linked(self.name)
 
     @property
+    def machine_code(self) -> MachineCode | None:
+        """ptxas's registers and SASS size for this kernel (RawModule.machine_code), or None."""
+        return self.module.machine_code(self.name)
+
+    @property
+    def num_regs(self) -> int:
+        """Registers per thread: the override, else ptxas's count (via NVRTC), else the PTX estimate."""
+        mc = self.machine_code
+        if self.registers_per_thread:
+            return self.registers_per_thread
+        if mc is not None:
+            return max(mc.registers, current_gpu().limits.min_registers_per_thread)
+        return self.linked.registers_per_thread
+
+    @property
     def attributes(self) -> dict:
         lk = self.linked
-        return {"num_regs": self.registers_per_thread or lk.registers_per_thread,
+        return {"num_regs": self.num_regs,
                 "shared_size_bytes": lk.shared_static, "local_size_bytes": lk.local_size,
                 "max_dynamic_shared_size_bytes": self.max_dynamic_shared_size_bytes}
 

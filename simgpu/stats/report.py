@@ -58,6 +58,7 @@ class LaunchReport:
     trace: object = field(default=None, repr=False)  # ExecutionTrace when launched with trace=True
     linked: object = field(default=None, repr=False)  # the LinkedKernel (PTX instructions by pc)
     timing: object = field(default=None, repr=False)  # TimingResult of the timing model (cycles, stalls)
+    registers_from: str = "estimated"  # "ptxas" (NVRTC's cubin), "given" (registers=) or "estimated" (PTX)
 
     @property
     def warp_instructions(self) -> int:
@@ -92,13 +93,20 @@ class LaunchReport:
                 rows.append((label, _fmt(v), name))
         return rows
 
+    def _registers_text(self) -> str:
+        if self.registers_from == "ptxas":
+            return f"{self.registers_per_thread} registers/thread (ptxas, via NVRTC)"
+        if self.registers_from == "given":
+            return f"{self.registers_per_thread} registers/thread (given)"
+        return f"~{self.registers_per_thread} registers/thread (estimated from the PTX)"
+
     def __str__(self) -> str:
         g = "x".join(str(x) for x in self.grid)
         b = "x".join(str(x) for x in self.block)
         lines = [
             f"simgpu launch report: {self.kernel}  grid {g}  block {b}  on {self.gpu}",
             f"  shared memory {self.shared_static} B static + {self.shared_dynamic} B dynamic per block; "
-            f"~{self.registers_per_thread} registers/thread (estimated); {self.ctas_per_sm} blocks/SM "
+            f"{self._registers_text()}; {self.ctas_per_sm} blocks/SM "
             f"(limited by {self.occupancy_limiter})",
             f"  SIMT efficiency {100 * self.simt_efficiency:.1f}% "
             f"(threads per warp instruction / 32)",

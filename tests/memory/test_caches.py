@@ -134,17 +134,17 @@ def test_store_hits_at_line_level_and_other_sms_do_not_count(h200):
 def test_launch_reads_its_code_and_constants_from_dram(h200):
     ms = MemorySystem(h200)
     c = ms.cfg
-    code = -(-100 * c.instruction_bytes // 32)
-    ms.begin_kernel(0, 8, code_instructions=100, code_key="k")
+    code = 1600 // 32
+    ms.begin_kernel(0, 8, code_bytes=1600, code_key="k")
     assert ms.metrics()["dram__sectors_read.sum"] == code + c.launch_fetch_sectors
     load(ms, 0, BASE + LANE * 4)
     assert ms.metrics()["dram__bytes_read.sum"] == 32 * (code + c.launch_fetch_sectors) + 128
     assert sum(r.get("dram_bytes_read", 0) for r in ms.per_instruction().values()) == 128  # no pc
-    ms.begin_kernel(0, 8, warm=True, code_instructions=100, code_key="k")  # code still in L2
+    ms.begin_kernel(0, 8, warm=True, code_bytes=1600, code_key="k")  # code still in L2
     assert ms.metrics()["dram__sectors_read.sum"] == 0
-    ms.begin_kernel(0, 8, warm=True, code_instructions=100, code_key="other")
+    ms.begin_kernel(0, 8, warm=True, code_bytes=1600, code_key="other")
     assert ms.metrics()["dram__sectors_read.sum"] == code + c.launch_fetch_sectors
-    ms.begin_kernel(0, 8, code_instructions=100, code_key="k")  # cold: flushed, fetched again
+    ms.begin_kernel(0, 8, code_bytes=1600, code_key="k")  # cold: flushed, fetched again
     assert ms.metrics()["dram__sectors_read.sum"] == code + c.launch_fetch_sectors
 
 

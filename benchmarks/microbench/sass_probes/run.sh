@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Device run: probes.cu built with nvcc, its SASS (cuobjdump) and its counters under ncu -> $OUT.
+set -u
+OUT=${OUT:-$(dirname "$0")/results}
+mkdir -p "$OUT"
+nvidia-smi -L > "$OUT/gpu.txt" 2>&1
+HERE=$(cd "$(dirname "$0")" && pwd)
+NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+M=smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
+M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
+M=$M,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+M=$M,smsp__sass_inst_executed_op_shared_atom.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum
+M=$M,smsp__sass_inst_executed_op_global_ld.sum,smsp__sass_inst_executed_op_global_st.sum
+M=$M,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum
+M=$M,l1tex__t_requests_pipe_lsu_mem_global_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
+M=$M,smsp__sass_inst_executed_op_local_ld.sum,smsp__sass_inst_executed_op_local_st.sum
+M=$M,l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum
+M=$M,l1tex__t_requests_pipe_lsu_mem_local_op_st.sum,l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum
+M=$M,l1tex__t_sector_hit_rate.pct,launch__registers_per_thread
+nvcc -O3 -arch=sm_90 -o /tmp/probes "$HERE/probes.cu" > "$OUT/build.txt" 2>&1 || exit 1
+cuobjdump -sass /tmp/probes > "$OUT/sass.txt" 2>&1
+/tmp/probes > "$OUT/plain.txt" 2>&1
+$NCU --csv --page raw --print-units base --metrics "$M" /tmp/probes > "$OUT/ncu.csv" 2> "$OUT/ncu.err"
