@@ -7,6 +7,7 @@ The API follows CuPy, so test code written for CuPy runs here by changing the im
     report = k((n // 256,), (256,), (a, b, c, np.int32(n)))   # a LaunchReport
 """
 
+import simgpu.numba_cache  # noqa: F401  (first: clears numba caches built from other sources)
 from simgpu.arch import PRESETS, GPUConfig, get_preset
 from simgpu.errors import (
     CompileError,
