@@ -165,9 +165,9 @@ class _RecordingMemory:
         self._record("shared", op, pc, addr, mask, size)
         return out
 
-    def global_access(self, op, pc, sm, addr, mask, size):
-        out = self._inner.global_access(op, pc, sm, addr, mask, size)
-        self._record("global", op, pc, addr, mask, size, sm)
+    def global_access(self, op, pc, sm, addr, mask, size, warp_uid=None):
+        out = self._inner.global_access(op, pc, sm, addr, mask, size, warp_uid)
+        self._record("global", "ld" if op.startswith("ld") else op, pc, addr, mask, size, sm)
         return out
 
     def local_access(self, op, pc, sm, warp_uid, addr, mask, size):

@@ -244,7 +244,8 @@ class WaveContext:
         rows = m.any(axis=1)
         if space == "global":
             sms = self.sm_of_warp[ws]
-            ms.global_access(op, self.pc, sms[rows], addr[rows], m[rows], nbytes)
+            walk_op = self.lk.l1_policy.get(self.pc, op) if op == "ld" else op  # ld_bypass / ld_last_use
+            ms.global_access(walk_op, self.pc, sms[rows], addr[rows], m[rows], nbytes, self.warp_uid[ws][rows])
         elif space == "shared":
             ms.shared_access(op, self.pc, addr[rows], m[rows], nbytes)
         elif space == "local":
@@ -351,7 +352,10 @@ class WaveContext:
         self._count(m)
         for sp, mm, a in self._spaces(space, m, addr):
             as_red = (is_red or self.pc in self.lk.atom_as_red) and sp == "global"
-            self._account(sp, "red" if as_red else "atom", ws, mm, a, size)
+            counted = mm
+            if as_red and self.pc in self.lk.aggregated_red:  # one lane does the warp's reduction
+                counted = mm & (np.cumsum(mm, axis=1) == 1)
+            self._account(sp, "red" if as_red else "atom", ws, counted, a, size)
             if sp == "global":
                 idx, flat = self._resolve(sp, ws, mm, a, size)
                 keys = flat

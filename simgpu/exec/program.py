@@ -16,7 +16,7 @@ from simgpu.exec import ops
 from simgpu.exec.memory import FUNC_PARAM_BASE
 from simgpu.exec.values import type_bits
 from simgpu.frontend.cfg import build_cfg
-from simgpu.frontend.ptx.ast import Addr, Function, Instruction, Module, Reg, Sym, Variable, Vec
+from simgpu.frontend.ptx.ast import Addr, Function, Imm, Instruction, Module, Reg, Special, Sym, Variable, Vec
 
 # instruction kinds the engine dispatches on
 ALU, BRA, CALL, RET, EXIT, BAR, TRAP = range(7)
@@ -80,6 +80,11 @@ class LinkedKernel:
     registers_per_thread: int
     vector_groups: dict[int, VectorMember] = field(default_factory=dict)
     atom_as_red: set[int] = field(default_factory=set)  # atom whose result is unused: counted as red
+    # integer add reductions on a warp-uniform address with a warp-uniform value: ptxas lets one lane
+    # do them for the warp (find_aggregated_reductions)
+    aggregated_red: set[int] = field(default_factory=set)
+    # global loads whose cache operator changes what L1 does: pc -> "ld_bypass" | "ld_last_use"
+    l1_policy: dict[int, str] = field(default_factory=dict)
     link: object = field(default=None, repr=False)  # the linker: register and symbol lookup (fast/decode.py)
 
     @property
@@ -246,8 +251,11 @@ class _Linker:
         vector_groups: dict[int, VectorMember] = {}
         max_live = 0
         atom_as_red: set[int] = set()
+        aggregated_red: set[int] = set()
+        l1_policy: dict[int, str] = {}
         for fn in funcs:
             self.cur_func = fn.name
+            uniform_memo: dict[str, bool] = {}
             lo, hi = ranges[fn.name]
             targets: dict[int, int] = {}
             terms: set[int] = set()
@@ -292,10 +300,16 @@ class _Linker:
                     execs[pc] = ops.build(ins, self)
                     mem_class[pc] = _mem_class(ins, self)
                     if op == "atom" and (mem_class[pc] or "").startswith(("global", "generic")) \
-                            and not _result_used(ins, fn):
-                        # ptxas turns an atomic whose old value nobody reads into a reduction (RED)
+                            and not _result_used(ins, fn) and not any(m in ("exch", "cas") for m in ins.mods):
+                        # ptxas turns an atomic whose old value nobody reads into a reduction (RED);
+                        # exch and cas have no RED form (ATOMG.E.EXCH / .CAS: sass_probes, atomics_more)
                         mem_class[pc] = mem_class[pc].replace("_atom", "_red") if mem_class[pc] else None
                         atom_as_red.add(pc)
+                    if (op == "red" or pc in atom_as_red) and aggregates_in_one_lane(ins, fn, uniform_memo):
+                        aggregated_red.add(pc)
+                    policy = load_l1_policy(ins) if mem_class[pc] in ("global_ld", "generic_ld") else None
+                    if policy:
+                        l1_policy[pc] = policy
             # guarded ret/exit may fall through: keep them out of the terminator set (done above)
             cfg = build_cfg(lo, hi, targets, terms, cond)
             vector_groups.update(find_vector_groups(instrs, lo, cfg, mem_class))
@@ -314,7 +328,8 @@ class _Linker:
             func_param_size=_align(foff, 16), const_symbols=dict(self.const_offsets),
             global_symbols=dict(self.global_addresses),
             registers_per_thread=estimate_registers(max_live),
-            vector_groups=vector_groups, atom_as_red=atom_as_red, link=self,
+            vector_groups=vector_groups, atom_as_red=atom_as_red, aggregated_red=aggregated_red,
+            l1_policy=l1_policy, link=self,
         )
 
     def call_site(self, ins: Instruction, caller: Function) -> CallSite:
@@ -537,6 +552,65 @@ def _symbols(op):
     elif isinstance(op, Vec):
         for e in op.elems:
             yield from _symbols(e)
+
+
+# instructions whose result is warp-uniform when their sources are (a short, safe list)
+_UNIFORM_OPS = {"mov", "add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "not", "neg", "cvt",
+                "cvta", "min", "max", "selp", "mul24", "mad24"}
+_UNIFORM_SPECIALS = ("%ctaid", "%nctaid", "%ntid", "%nsmid", "%nwarpid", "%gridid", "%clusterid",
+                     "%nclusterid", "%cluster_ctaid", "%cluster_nctaid")
+
+
+def warp_uniform(op, fn: Function, memo: dict[str, bool]) -> bool:
+    """Whether an operand has one value across a warp, as far as a static look at `fn` can prove:
+    immediates, symbols, kernel parameters, %ctaid-like special registers, and registers with a
+    single, unguarded definition from _UNIFORM_OPS of uniform sources. Conservative: a register
+    written twice (a loop counter, two branches) or loaded from memory is taken as varying."""
+    if isinstance(op, (Imm, Sym)):
+        return True
+    if isinstance(op, Special):
+        return op.name.startswith(_UNIFORM_SPECIALS)
+    if isinstance(op, Addr):
+        return op.base is None or warp_uniform(op.base, fn, memo)
+    if not isinstance(op, Reg):
+        return False
+    name = op.name.lstrip("!")
+    if name in memo:
+        return memo[name]
+    memo[name] = False  # a cycle through this register: varying
+    defs = [ins for ins in fn.body if name in _defs_uses(ins)[0]]
+    ok = False
+    if len(defs) == 1 and defs[0].guard is None:
+        d = defs[0]
+        if d.opcode == "ld" and "param" in d.mods:
+            ok = True
+        elif d.opcode in _UNIFORM_OPS:
+            ok = all(warp_uniform(x, fn, memo) for x in d.operands[1:])
+    memo[name] = ok
+    return ok
+
+
+def aggregates_in_one_lane(ins: Instruction, fn: Function, memo: dict[str, bool]) -> bool:
+    """An integer add reduction whose address and value are the same in every lane: ptxas emits
+    VOTEU.ANY + POPC and one REDG.E.ADD of the count (measured: `atomicAdd(p, 1)` in sass_probes'
+    atomics_more counts one sector per warp on the H200, where a float add of 32 lanes counts 32)."""
+    if "add" not in ins.mods or not any(m in ("u32", "s32", "u64", "s64") for m in ins.mods):
+        return False
+    addr = next((x for x in ins.operands if isinstance(x, Addr)), None)
+    value = ins.operands[-1]
+    return addr is not None and warp_uniform(addr, fn, memo) and warp_uniform(value, fn, memo)
+
+
+def load_l1_policy(ins: Instruction) -> str | None:
+    """What L1 does for a global load by its cache operator (memory/l1.py; measured: sass_probes'
+    ld_cache_ops): None for a plain load (.ca, .cs, .nc, .lu's first touch aside)."""
+    mods = ins.mods
+    if any(m in ("cg", "cv", "volatile") or "no_allocate" in m for m in mods) or (
+            any(m in ("relaxed", "acquire") for m in mods) and any(m in ("gpu", "sys") for m in mods)):
+        return "ld_bypass"
+    if "lu" in mods:
+        return "ld_last_use"
+    return None
 
 
 def _result_used(ins: Instruction, fn: Function) -> bool:

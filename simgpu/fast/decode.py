@@ -376,8 +376,8 @@ def _decode_mem(d: Decoded, o: _Ops, pc: int, ins: Instruction, lk: LinkedKernel
         value, implied = lk.link.symbol_address(addr_op.base.name, ins)
         d.moff[pc] = np.uint64((value + addr_op.offset) & 0xFFFFFFFFFFFFFFFF)
     space = ops._space_of(mods, implied)
-    if space not in _SPACE or (not is_ld and space not in ("global", "shared")):
-        raise _NotNative
+    if space not in _SPACE or (not is_ld and space not in ("global", "shared")) or pc in lk.l1_policy:
+        raise _NotNative  # (a load with an L1 cache policy: the reference step, memory/l1.py)
     elems = list(val_op.elems) if isinstance(val_op, Vec) else [val_op]
     if len(elems) != vec:
         raise _NotNative

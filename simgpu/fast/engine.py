@@ -185,7 +185,7 @@ class FastEngine(Engine):
         else:
             z3 = np.zeros((1, 1, 1), np.int64)
             z2 = np.zeros((1, 1), np.int64)
-            caches = (z3, z3.astype(np.uint8), z3, z3, np.zeros((1, 2), np.int64), np.zeros(1, np.int64),
+            caches = (z3, z3.astype(np.uint8), z3, z3, np.zeros((1, 4), np.int64), np.zeros(1, np.int64),
                       z2, z2.astype(np.uint8), z2.astype(np.uint8), z2, np.zeros(1, np.int64), np.zeros(0, np.int64))
             geo = np.zeros(5, np.int64)
         st = self.stats

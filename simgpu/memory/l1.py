@@ -5,33 +5,41 @@ State is plain NumPy arrays (numba-friendly), one slice per SM:
     valid uint8[num_sms, max_sets, ways]   4-bit sector mask
     lru   int64[num_sms, max_sets, ways]   last-use stamp
     wreq  int64[num_sms, max_sets, ways]   id of the last global store request that wrote the line
-    req   int64[num_sms, 2]                id of the SM's current and previous L1 request
+    req   int64[num_sms, 4]                ids of the SM's current and previous L1 request, and their warps
 Only the first ``nsets`` sets are used: nsets = L1 capacity lines // ways, where the capacity is the
 unified 256 KB minus the launch's shared-memory carveout (index = line % nsets).
 
 Policies (config.py has the sources):
 * global load: lookup per sector (hit = tag present and sector valid); missing sectors are requested
   from L2 (one L2 lookup per line with the missing-sector mask) and filled; the line allocates
-  (LRU victim, empty ways first). L1 holds no dirty data for global memory.
-* global store (measured, benchmarks/microbench/l1_hits): write-through to L2 with every store sector,
-  and write-allocate in L1 at line level: a store whose line is resident counts all its sectors as
-  L1 hits (ncu's st lookup hits), written or not, and marks them valid; a store to an absent line
-  counts misses and allocates the line with the sectors it writes. Exception: when the SM's previous
-  L1 request was a store to the same line, the line is still busy with it and the store counts as
-  a miss and leaves the line as it is (one warp's back-to-back stores to its own row all miss on the
-  H200; two warps that take turns hit). Sector validity is kept per sector, not per byte: a sector
-  written only in part counts as valid (the H200 misses on its unwritten bytes).
+  (LRU victim, empty ways first). L1 holds no dirty data for global memory. Cache operators
+  (measured, benchmarks/microbench/sass_probes, ld_cache_ops): .cg, .cv, volatile and gpu/sys-scope
+  strong loads (LDG.E.STRONG.GPU/SYS) never hit nor allocate; .lu hits what is there and drops it;
+  .ca, .cs and .nc cache as a plain load.
+* global store (measured, benchmarks/microbench/l1_hits and sass_probes): write-through to L2 with
+  every store sector, and write-allocate in L1 at line level: a store whose line is resident counts
+  all its sectors as L1 hits (ncu's st lookup hits), written or not, and marks them valid; a store
+  to an absent line counts misses and allocates the line with the sectors it writes. Exception:
+  when the SM's previous L1 request was a store of the same warp to the same line, the line is
+  still busy with it and the store counts as a miss and leaves the line as it is (one warp's
+  back-to-back stores to its own row all miss on the H200; two warps that take turns hit, and so
+  do the stores of four warps to one word one after another). Sector validity is kept per sector,
+  not per byte: a sector written only in part counts as valid (the H200 misses on its unwritten
+  bytes).
 * atomic / reduction: executed at L2; the touched sectors of a resident line are invalidated; every
   sector counts as an L1 miss.
 * local load: like a global load. local store: write-allocate in L1 (the line is filled with the stored
   sectors) and written through to L2, so a later reload of a spill hits in L1.
 * read-miss merging between SMs (topology.py, measured): within one batch (one engine call = one PTX
   load of all warps of the wave at that pc, taken as in flight together), the L1 read misses of SMs of
-  one merge domain (a GPC) to one sector reach L2 once per ``merge_cap`` SMs: the 1st, (cap+1)-th, ...
-  SM to miss on the sector sends it to L2, the others are served by that request (no L2 lookup, not
-  counted in lts__t_sectors_srcunit_tex_op_read; C_L2_READ_MERGED counts them). Per-warp attribution:
-  a merged sector counts as an L2 hit if the request it joined hit. The groups' g_info lets the
-  timing model redo this merging on issue cycles (simgpu.timing.l2_merge).
+  one merge domain (a GPC) for the same sectors of one line reach L2 once per ``merge_cap`` SMs: the
+  1st, (cap+1)-th, ... SM to miss on the sector sends it to L2, the others are served by that request
+  (no L2 lookup, not counted in lts__t_sectors_srcunit_tex_op_read; C_L2_READ_MERGED counts them).
+  Only identical requests merge (same line, same missed sectors: a warp that wants sector 0 of a line
+  does not join one that fetches all four; benchmarks/microbench/sass_probes, ld_misaligned and
+  stencil5). Per-warp attribution: a merged sector counts as an L2 hit if the request it joined hit.
+  The groups' g_info lets the timing model redo this merging on issue cycles
+  (simgpu.timing.l2_merge).
 """
 
 from __future__ import annotations
@@ -58,6 +66,8 @@ OP_ATOM = 2
 OP_RED = 3
 OP_LOCAL_LD = 4
 OP_LOCAL_ST = 5
+OP_LD_BYPASS = 6  # ld.global.cg / .cv / .volatile / strong gpu or sys scope: L2 only, never an L1 hit
+OP_LD_LAST_USE = 7  # ld.global.lu: a hit in L1 is the last use (the sectors are dropped), a miss allocates nothing
 OP_CODES = {"ld": OP_LD, "st": OP_ST, "atom": OP_ATOM, "red": OP_RED}
 
 
@@ -112,20 +122,21 @@ def _merge_slot(keys, key):
 
 
 @njit(cache=True)
-def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
+def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                     l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_nsets, l1_stamp,
                     l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
                     ctr, w_l1_hit, w_l2_hit,
                     merge_dom, merge_cap, mt_keys, mt_cnt, mt_hit, g_info):
     """Walk the first n (warp, line, sector-mask) groups, in order, through L1, L2 and DRAM.
 
-    warp_sm: SM of each warp. Each warp's groups (consecutive, one per line) are one L1 request of its
-    SM; l1_req / l1_wreq (L1Caches.req / .wreq) follow them for the global-store rule (module doc),
+    warp_sm / warp_uid: SM and launch-wide id of each warp. Each warp's groups (consecutive, one per
+    line) are one L1 request of its SM; l1_req / l1_wreq (L1Caches.req / .wreq) follow them for
+    the global-store rule (module doc),
     request ids come from l1_stamp. ctr: int64[N_COUNTERS] accumulated; w_l1_hit / w_l2_hit: per-warp
     sectors that hit in L1 / (of the rest) in L2, for the timing model and pictures.
     merge_dom: int64[num_sms] merge domain of each SM, or an empty array (no merging);
     merge_cap: SMs served by one L2 request (0 = any number); mt_keys int64[H] (filled with -1),
-    mt_cnt int64[H, 4], mt_hit uint8[H]: this batch's table of (line, domain) -> SMs that missed on
+    mt_cnt int64[H, 4], mt_hit uint8[H]: this batch's table of (line, domain, missed sectors) -> SMs that missed on
     each sector so far and the sectors its L2 requests hit (H a power of two > number of groups).
     g_info: uint16[>= n] out, per group of a load: its L1-miss sectors | the ones it sent to L2 << 4
     | the ones served by an L2 hit (its own or the joined request's) << 8; 0 for other ops. The
@@ -143,7 +154,9 @@ def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
         if l1_nsets > 0 and (i == 0 or g_warp[i] != g_warp[i - 1]):  # a new request of this SM
             l1_stamp[0] += 1
             l1_req[sm, 1] = l1_req[sm, 0]
+            l1_req[sm, 3] = l1_req[sm, 2]
             l1_req[sm, 0] = l1_stamp[0]
+            l1_req[sm, 2] = warp_uid[g_warp[i]]
         if op == OP_ATOM or op == OP_RED:
             if l1_nsets > 0:
                 s = line % l1_nsets
@@ -161,7 +174,7 @@ def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
                 if w < 0:
                     w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line)
                     l1_valid[sm, s, w] = m
-                elif l1_wreq[sm, s, w] != l1_req[sm, 1]:
+                elif l1_wreq[sm, s, w] != l1_req[sm, 1] or l1_req[sm, 2] != l1_req[sm, 3]:
                     l1h = m
                     l1_valid[sm, s, w] = np.int64(l1_valid[sm, s, w]) | m
                 l1_wreq[sm, s, w] = l1_req[sm, 0]
@@ -190,7 +203,15 @@ def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
                             l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
         else:  # loads (global and local)
             miss = m
-            if l1_nsets > 0:
+            if l1_nsets > 0 and op == OP_LD_LAST_USE:
+                s = line % l1_nsets
+                w = _l1_find(l1_tags, sm, s, line)
+                if w >= 0:
+                    v = np.int64(l1_valid[sm, s, w])
+                    l1h = v & m
+                    miss = m & ~v & 15
+                    l1_valid[sm, s, w] = v & ~m & 15
+            elif l1_nsets > 0 and op != OP_LD_BYPASS:
                 s = line % l1_nsets
                 w = _l1_find(l1_tags, sm, s, line)
                 if w < 0:
@@ -205,7 +226,7 @@ def hierarchy_batch(op, warp_sm, g_warp, g_line, g_mask, n,
             ctr[C_L1_HIT] += h
             ctr[C_L1_MISS] += cnt - h
             if miss and merging:
-                slot = _merge_slot(mt_keys, np.int64(line) * 1024 + merge_dom[sm])
+                slot = _merge_slot(mt_keys, (np.int64(line) * 1024 + merge_dom[sm]) * 16 + miss)
                 send = np.int64(0)
                 for b in range(4):
                     if (miss >> b) & 1:
@@ -242,7 +263,7 @@ class L1Caches:
         self.valid = np.zeros(shape, dtype=np.uint8)
         self.lru = np.zeros(shape, dtype=np.int64)
         self.wreq = np.full(shape, -1, dtype=np.int64)
-        self.req = np.full((num_sms, 2), -2, dtype=np.int64)
+        self.req = np.full((num_sms, 4), -2, dtype=np.int64)
         self.stamp = np.zeros(1, dtype=np.int64)
         self.nsets = self.max_sets
 

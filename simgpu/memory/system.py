@@ -30,6 +30,8 @@ from simgpu.memory.dram import DRAMCounters
 from simgpu.memory.l1 import (
     OP_ATOM,
     OP_LD,
+    OP_LD_BYPASS,
+    OP_LD_LAST_USE,
     OP_LOCAL_LD,
     OP_LOCAL_ST,
     OP_RED,
@@ -63,8 +65,37 @@ _NO_KEYS = np.full(1, -1, np.int64)
 _NO_CNT = np.zeros((1, 4), np.int64)
 _NO_HIT = np.zeros(1, np.uint8)
 
-_GLOBAL_OPS = {"ld": OP_LD, "st": OP_ST, "atom": OP_ATOM, "red": OP_RED}
+_GLOBAL_OPS = {"ld": OP_LD, "st": OP_ST, "atom": OP_ATOM, "red": OP_RED,
+               "ld_bypass": OP_LD_BYPASS, "ld_last_use": OP_LD_LAST_USE}  # loads by L1 policy (l1.py)
+_LOADS = (OP_LD, OP_LOCAL_LD, OP_LD_BYPASS, OP_LD_LAST_USE)
 _LOCAL_OPS = {"ld": OP_LOCAL_LD, "st": OP_LOCAL_ST}
+
+
+def atomic_passes(addr: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Split each warp's atomic into passes: pass j holds the lanes that are the j-th (in lane order)
+    to name their address, so no pass names an address twice. Measured on the H200
+    (benchmarks/microbench/sass_probes, atomic_same): a float atomicAdd of 32 lanes to one address
+    counts 32 sectors in L1TEX and in L2, one per lane; 32 lanes on 32 words of 4 sectors count 4.
+    Returns (the warp row of each pass, the passes' addresses, their masks)."""
+    k = addr.shape[0]
+    occurrence = np.zeros(addr.shape, np.int64)
+    n_passes = np.ones(k, np.int64)
+    for i in range(k):
+        on = np.flatnonzero(mask[i])
+        if on.size < 2:
+            continue
+        _, inverse = np.unique(addr[i, on], return_inverse=True)
+        seen = np.zeros(on.size, np.int64)
+        for j, u in enumerate(inverse):  # 32 lanes at most
+            occurrence[i, on[j]] = seen[u]
+            seen[u] += 1
+        n_passes[i] = int(seen.max())
+    if (n_passes == 1).all():
+        return np.arange(k), addr, mask
+    row_of = np.repeat(np.arange(k), n_passes)
+    first = np.concatenate([[0], np.cumsum(n_passes)[:-1]])
+    pass_of = np.arange(row_of.size) - first[row_of]
+    return row_of, addr[row_of], mask[row_of] & (occurrence[row_of] == pass_of[:, None])
 
 
 def _pct(num: float, den: float) -> float:
@@ -135,20 +166,20 @@ class MemorySystem:
         self.dram.reset()
 
     # ------------------------------------------------------------------ accesses
-    def global_access(self, op: str, pc: int, sm, addr, mask, size: int) -> None:
+    def global_access(self, op: str, pc: int, sm, addr, mask, size: int, warp_uid=None) -> None:
         if op not in _GLOBAL_OPS:
             raise ValueError(f"global op must be one of {sorted(_GLOBAL_OPS)}, got {op!r}")
         addr = np.asarray(addr)
         mask = np.asarray(mask, dtype=bool)
         if addr.ndim == 1:
             addr, mask = addr[None, :], mask[None, :]
-        self._mem_access("global", op, _GLOBAL_OPS[op], pc, sm, addr, mask, size)
+        self._mem_access("global", op, _GLOBAL_OPS[op], pc, sm, addr, mask, size, warp_uid)
 
     def local_access(self, op: str, pc: int, sm, warp_uid, addr, mask, size: int) -> None:
         if op not in _LOCAL_OPS:
             raise ValueError(f"local op must be one of {sorted(_LOCAL_OPS)}, got {op!r}")
         phys, m2, sz = self.local_physical(warp_uid, addr, mask, size)
-        self._mem_access("local", op, _LOCAL_OPS[op], pc, sm, phys, m2, sz)
+        self._mem_access("local", op, _LOCAL_OPS[op], pc, sm, phys, m2, sz, warp_uid)
 
     def local_physical(self, warp_uid, addr, mask, size: int):
         """Map per-thread local offsets to physical addresses (NVIDIA's lane interleave).
@@ -174,7 +205,10 @@ class MemorySystem:
             masks.append(mask)
         return np.concatenate(cols, axis=1), np.concatenate(masks, axis=1), min(size, 4)
 
-    def _mem_access(self, space: str, op: str, code: int, pc: int, sm, addr, mask, size: int) -> None:
+    def _mem_access(self, space: str, op: str, code: int, pc: int, sm, addr, mask, size: int,
+                    warp_uid=None) -> None:
+        """warp_uid: the launch-wide id of each row's warp (default: the row number), for the L1
+        store rule (l1.py)."""
         if size not in (1, 2, 4, 8, 16):
             raise ValueError(f"access size must be 1, 2, 4, 8 or 16 bytes, got {size}")
         addr = np.ascontiguousarray(addr, dtype=np.int64)
@@ -185,6 +219,20 @@ class MemorySystem:
             raise ValueError(f"shapes differ: addr {addr.shape}, mask {mask.shape}, sm {sm.shape}")
         if k and (sm.min() < 0 or sm.max() >= self.num_sms):
             raise ValueError(f"SM id out of range 0..{self.num_sms - 1}")
+        op = "ld" if code in _LOADS else op  # the ld_* policies count as loads
+        uid = np.arange(k, dtype=np.int64) if warp_uid is None else \
+            np.ascontiguousarray(warp_uid, dtype=np.int64).reshape(-1)
+        requests = int(mask.any(axis=1).sum())
+        warps = k
+        if code in (OP_ATOM, OP_RED):
+            # lanes of one warp on one address take one pass each through L1TEX and L2
+            distinct, distinct_lines = np.zeros(k, np.int64), np.zeros(k, np.int64)
+            if k:
+                coalesce_nb(addr, mask, size, distinct, distinct_lines, np.empty(2 * k * lanes, np.int64),
+                            np.empty(2 * k * lanes, np.int64), np.empty(2 * k * lanes, np.uint8))
+            row_of, addr, mask = atomic_passes(addr, mask)
+            sm, uid = sm[row_of], uid[row_of]
+            k = addr.shape[0]
         cap = 2 * k * lanes
         sectors = np.zeros(k, np.int64)
         lines = np.zeros(k, np.int64)
@@ -199,7 +247,7 @@ class MemorySystem:
         if n_groups:
             l1, l2 = self.l1, self.l2
             # merge table for this call: only loads whose warps span more than one SM can merge
-            if self.merge_dom.shape[0] and code in (OP_LD, OP_LOCAL_LD) and k > 1 and sm.min() != sm.max():
+            if self.merge_dom.shape[0] and code in _LOADS and k > 1 and sm.min() != sm.max():
                 size_h = 1 << int(2 * n_groups).bit_length()
                 merge_dom = self.merge_dom
                 mt_keys = np.full(size_h, -1, np.int64)
@@ -208,16 +256,21 @@ class MemorySystem:
             else:
                 merge_dom = _NO_MERGE
                 mt_keys, mt_cnt, mt_hit = _NO_KEYS, _NO_CNT, _NO_HIT
-            hierarchy_batch(code, sm, g_warp, g_line, g_mask, n_groups,
+            hierarchy_batch(code, sm, uid, g_warp, g_line, g_mask, n_groups,
                             l1.tags, l1.valid, l1.lru, l1.wreq, l1.req, l1.nsets, l1.stamp,
                             l2.tags, l2.valid, l2.dirty, l2.lru, l2.nsets, l2.fetch_pair, l2.write_hit,
                             l2.stamp,
                             ctr, w_l1, w_l2,
                             merge_dom, self.merge_cap, mt_keys, mt_cnt, mt_hit, g_info)
-        self.add_counts(space, op, pc, int(mask.any(axis=1).sum()), int(sectors.sum()), int(lines.sum()), ctr)
+        self.add_counts(space, op, pc, requests, int(sectors.sum()), int(lines.sum()), ctr)
+        if k != warps:  # atomics in passes: per warp again, with its distinct sectors for the timing model
+            w_l1_warp, w_l2_warp = np.zeros(warps, np.int64), np.zeros(warps, np.int64)
+            np.add.at(w_l1_warp, row_of, w_l1)
+            np.add.at(w_l2_warp, row_of, w_l2)
+            sectors, lines, w_l1, w_l2 = distinct, distinct_lines, w_l1_warp, np.minimum(w_l2_warp, distinct)
         self.last = {"space": space, "op": op, "pc": pc, "sectors": sectors, "lines": lines,
                      "l1_hit_sectors": w_l1, "l2_hit_sectors": w_l2}
-        if space == "global" and code == OP_LD:
+        if space == "global" and code in (OP_LD, OP_LD_BYPASS, OP_LD_LAST_USE):
             # the L1 read misses, for the timing model's in-time L2 merging (timing/l2_merge.py)
             has = np.flatnonzero(g_info[:n_groups] & 15)
             self.last.update(miss_warp=g_warp[has].astype(np.int32), miss_line=g_line[has],

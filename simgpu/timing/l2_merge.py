@@ -7,7 +7,8 @@ one engine call as concurrent); the timing replay knows when each load issues an
 back, so it decides the merging again (load_lines.py calls `merge_step` at each global load's issue):
 
 * a missed sector joins its domain's open request if the request's window has not closed and fewer
-  than `cap` SMs share it; otherwise it opens a new request to L2;
+  than `cap` SMs share it; otherwise it opens a new request to L2. Requests are told apart by line
+  and missed sectors: only an identical request joins (measured, memory/l1.py);
 * a request's window closes when its data leaves the L2: about lat_l2_near (an unloaded SM -> L2 ->
   SM trip) before the load that opened it completes, queueing and DRAM fetch included
   (load_lines.answer_opened), and at the earliest w_hit cycles after it opened. So the window grows
@@ -66,7 +67,8 @@ class MergeCounts:
 
 def merge_tables(n_groups: int, n_lines: int) -> tuple:
     """The state of the pass: fetch_ready[l, b] (when sector b of line l is in L2, -1: not requested
-    yet) and the in-flight table (buckets x _WAYS: key = line * n_domains + domain; per sector the end
+    yet) and the in-flight table (buckets x _WAYS: key = (line * n_domains + domain) * 16 + missed
+    sectors; per sector the end
     of its request's window, the SMs it serves and when its data is back)."""
     buckets = 1 << max(10, min(14, int(n_groups // 4).bit_length()))  # open requests are few: a window is <= ~1k cycles
     return (np.full((max(1, n_lines), 4), -1, np.int64), np.full((buckets, _WAYS), -1, np.int64),
@@ -86,7 +88,7 @@ def merge_step(t, li, dom, n_dom, miss, dram_bits, cap, w_hit, w_miss, fetch_rea
     then sets rets[bucket, way, b] and the windows' ends of the sectors it opened, and fetch_ready
     of the fetches it started, from that time (load_lines.answer_opened)."""
     nb = keys.shape[0]
-    key = li * n_dom + dom
+    key = (li * n_dom + dom) * 16 + miss  # only identical requests (line and sectors) merge
     h = (key * np.int64(0x9E3779B97F4A7C15)) >> np.int64(17)
     bkt = h & (nb - 1)
     way = -1

@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-import simgpu as sg
-
 HERE = Path(__file__).resolve().parents[2] / "benchmarks" / "microbench" / "sass_probes"
 
 
@@ -24,17 +22,10 @@ def _compare_module():
 probes = _compare_module()
 
 
+@pytest.mark.parametrize("source, results, make", probes.SETS, ids=[s[0] for s in probes.SETS])
 @pytest.mark.parametrize("engine", ["fast", "reference"])
-def test_probe_counters_equal_the_h200(engine):
-    mod = sg.RawModule(code=(HERE / "probes.cu").read_text())
-    real = probes.measured(HERE / "results" / "ncu.csv")
-    launches = probes.launches()
-    assert len(real) == len(launches)
-    wrong = []
-    for (name, args), row in zip(launches, real):
-        assert row["Kernel Name"].startswith(name)
-        rep = mod.get_function(name)((1,), (probes.N,), args, timing=False, engine=engine)
-        for _, metric in probes.METRICS:
-            if metric.endswith(".sum") and rep.metrics.get(metric, 0.0) != float(row[metric].replace(",", "")):
-                wrong.append(f"{name} {metric}: {rep.metrics.get(metric, 0.0):g} vs H200 {row[metric]}")
-    assert not wrong, "\n".join(wrong)
+def test_probe_counters_equal_the_h200(source, results, make, engine):
+    assert (HERE / "results" / results).exists()
+    lines, differ = probes.compare(source, results, make, engine=engine)
+    assert len(lines) == 2 + len(make()), "\n".join(lines)
+    assert not differ, "\n".join(differ)

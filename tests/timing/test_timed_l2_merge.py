@@ -68,10 +68,12 @@ def test_lengths_must_agree():
         _timed([1, 2], [0, 0], [1, 1], [_info(1, 1, 0)])
 
 
-def test_sectors_are_separate():
-    # the second SM misses sectors 0 and 1; only sector 0 has an open request
-    r = _timed([0, 5], [2, 2], [3, 3], [_info(1, 1, 0), _info(3, 3, 0)])
-    assert r.timed.sum() == 1
+@pytest.mark.parametrize("second, merged", [(1, 1), (3, 0)])
+def test_only_identical_requests_merge(second, merged):
+    # an open request for sector 0 of line 3; a second SM of the domain misses sector 0 (an identical
+    # request: joins) or sectors 0 and 1 (another request: goes to L2 itself; measured, sass_probes)
+    r = _timed([0, 5], [2, 2], [3, 3], [_info(1, 1, 0), _info(second, second, 0)])
+    assert r.timed.sum() == merged
 
 
 @settings(max_examples=60, deadline=None)
@@ -92,8 +94,8 @@ def test_one_cycle_equals_the_functional_walk(accesses, cap):
     h = 1 << (2 * k).bit_length()
     ctr = np.zeros(N_COUNTERS, np.int64)
     g_info = np.zeros(k, np.uint16)
-    hierarchy_batch(OP_LD, warp_sm, g_warp, g_line, g_mask, k, l1.tags, l1.valid, l1.lru, l1.wreq, l1.req,
-                    l1.nsets, l1.stamp,
+    hierarchy_batch(OP_LD, warp_sm, np.arange(len(warp_sm)), g_warp, g_line, g_mask, k,
+                    l1.tags, l1.valid, l1.lru, l1.wreq, l1.req, l1.nsets, l1.stamp,
                     l2.tags, l2.valid, l2.dirty, l2.lru, l2.nsets, l2.fetch_pair, l2.write_hit, l2.stamp,
                     ctr, np.zeros(k, np.int64), np.zeros(k, np.int64), dom, cap,
                     np.full(h, -1, np.int64), np.zeros((h, 4), np.int64), np.zeros(h, np.uint8), g_info)

@@ -1,5 +1,7 @@
-"""probes.cu on simgpu against the H200 (results/ncu.csv from run.sh): instruction, wavefront,
-request and sector counts side by side, the ones that differ marked.
+"""probes.cu and global_probes.cu on simgpu against the H200 (results/*.csv from run.sh):
+instruction, wavefront, request and sector counts side by side, the ones that differ marked
+(simulated|H200). Hit rates are marked when more than 3 points apart, L2 read sectors when more
+than 2 % apart (the tolerances of issue 3).
 
     python compare.py
 """
@@ -29,26 +31,58 @@ METRICS = [  # (column, ncu metric)
     ("gl st sect", "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"),
     ("loc ld inst", "smsp__sass_inst_executed_op_local_ld.sum"),
     ("loc st inst", "smsp__sass_inst_executed_op_local_st.sum"),
+    ("gl ld req", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
+    ("gl atom req", "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"),
+    ("gl atom sect", "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"),
+    ("gl red req", "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"),
+    ("gl red sect", "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"),
+    ("L1 ld hit", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"),
+    ("L2 rd", "lts__t_sectors_srcunit_tex_op_read.sum"),
+    ("L2 atom", "lts__t_sectors_srcunit_tex_op_atom.sum"),
+    ("L2 red", "lts__t_sectors_srcunit_tex_op_red.sum"),
     ("L1 hit %", "l1tex__t_sector_hit_rate.pct"),
     ("regs", "launch__registers_per_thread"),
 ]
 
 
 def launches():
-    """The launches of probes.cu's main(), in order: (kernel, args)."""
+    """The launches of probes.cu's main(), in order: (kernel, grid, block, args)."""
     f = sg.zeros(1 << 18, dtype=np.float32)
     g = sg.zeros(1 << 18, dtype=np.float32)
     d = sg.zeros(1 << 17, dtype=np.float64)
     ia = sg.zeros(1 << 18, dtype=np.int32)
     ib = sg.zeros(1 << 18, dtype=np.int32)
     one = np.float32(1.0)
-    return [("st_shared_4", (g, one)), ("st_shared_2", (g, one)), ("ld_shared_sym", (g, one)),
-            ("ld_shared_unaligned", (g, one)), ("ld_global_4", (f, g)), ("st_global_4", (g, one)),
-            ("ld_shared_bytes", (g, np.int32(1))), ("ld_shared_bytes", (g, np.int32(4))),
-            ("ld_shared_bytes", (g, np.int32(5))), ("ld_shared_double", (d, np.int32(1))),
-            ("ld_shared_double", (d, np.int32(2))), ("ld_shared_double", (d, np.int32(16))),
-            ("warp_reduce_volatile", (g, f)), ("shared_atomics", (ib, ia, np.int32(7))),
-            ("local_array", (g, ia)), ("ld_shared_loop", (g, np.int32(64))), ("ld_shared_2d", (g, one))]
+    calls = [("st_shared_4", (g, one)), ("st_shared_2", (g, one)), ("ld_shared_sym", (g, one)),
+             ("ld_shared_unaligned", (g, one)), ("ld_global_4", (f, g)), ("st_global_4", (g, one)),
+             ("ld_shared_bytes", (g, np.int32(1))), ("ld_shared_bytes", (g, np.int32(4))),
+             ("ld_shared_bytes", (g, np.int32(5))), ("ld_shared_double", (d, np.int32(1))),
+             ("ld_shared_double", (d, np.int32(2))), ("ld_shared_double", (d, np.int32(16))),
+             ("warp_reduce_volatile", (g, f)), ("shared_atomics", (ib, ia, np.int32(7))),
+             ("local_array", (g, ia)), ("ld_shared_loop", (g, np.int32(64))), ("ld_shared_2d", (g, one))]
+    return [(name, (1,), (N,), args) for name, args in calls]
+
+
+def global_launches():
+    """The launches of global_probes.cu's main(), in order."""
+    a = sg.zeros(16 << 20, dtype=np.float32)  # 64 MB, zeros
+    b = sg.zeros(16 << 20, dtype=np.float32)
+    c = sg.zeros(1 << 18, dtype=np.float32)
+    g4 = ((4,), (128,))
+    out = [("ld_float2", *g4, (a, b)), ("ld_float4", *g4, (a, b)),
+           ("ld_bytes", *g4, (a, b, np.int32(1))), ("ld_bytes", *g4, (a, b, np.int32(3))),
+           ("ld_misaligned", *g4, (a, b, np.int32(1))), ("ld_misaligned", *g4, (a, b, np.int32(8))),
+           ("atomic_same", *g4, (c, a)), ("atomic_distinct_used", *g4, (c, b)),
+           ("ld_cache_ops", *g4, (a, b, np.int32(0))), ("atomics_more", *g4, (c, c, c, b)),
+           ("st_same_word", *g4, (b,))]
+    out += [("reread", (1,), (1024,), (a, b, np.int32(kb * 256))) for kb in (32, 96, 160, 200, 240)]
+    out += [("reread_strided", (1,), (32,), (a, b, np.int32(lines), np.int32(32768))) for lines in (16, 32, 64)]
+    out += [("reread_strided", (1,), (32,), (a, b, np.int32(64), np.int32(4096))),
+            ("stencil5", (8, 8), (32, 8), (a, b, np.int32(512)))]
+    return out
+
+
+SETS = [("probes.cu", "ncu.csv", launches), ("global_probes.cu", "global_ncu.csv", global_launches)]
 
 
 def measured(path: Path) -> list[dict[str, str]]:
@@ -57,21 +91,38 @@ def measured(path: Path) -> list[dict[str, str]]:
     return [dict(zip(rows[head], r)) for r in rows[head + 1:] if r[0].isdigit()]
 
 
-def main() -> int:
-    mod = sg.RawModule(code=(HERE / "probes.cu").read_text())
-    real = measured(HERE / "results" / "ncu.csv")
-    differ = 0
-    print(f"{'kernel':22} " + " ".join(f"{c:>12}" for c, _ in METRICS))
-    for (name, args), r in zip(launches(), real):
-        rep = mod.get_function(name)((1,), (N,), args, timing=False)
+def compare(source: str, results: str, make_launches, engine: str = "fast") -> tuple[list[str], list[str]]:
+    """(table lines, differences) of one probe set; differences lists the counters (.sum) that are
+    not equal and the hit rates more than 3 points apart."""
+    path = HERE / "results" / results
+    if not path.exists():
+        return [f"{source}: no {path.name} (run run.sh on a GPU host)"], []
+    mod = sg.RawModule(code=(HERE / source).read_text())
+    real = measured(path)
+    metrics = [(c, m) for c, m in METRICS if m in real[0]]
+    lines = [f"{source}", f"{'kernel':22} " + " ".join(f"{c:>12}" for c, _ in metrics)]
+    differ = []
+    for (name, grid, block, args), r in zip(make_launches(), real):
+        rep = mod.get_function(name)(grid, block, args, engine=engine)
         cells = []
-        for _, m in METRICS:
+        for _, m in metrics:
             sim, h200 = rep.metrics.get(m, 0.0), float(r[m].replace(",", ""))
-            same = abs(sim - h200) < 0.5 if m.endswith(".sum") else abs(sim - h200) < 1.0
-            differ += m.endswith(".sum") and not same
+            if m == "lts__t_sectors_srcunit_tex_op_read.sum":  # the issue's tolerance for L2 reads
+                same = abs(sim - h200) <= 0.02 * max(h200, 1.0)
+            else:
+                same = abs(sim - h200) < 0.5 if m.endswith(".sum") else abs(sim - h200) <= 3.0
+            if not same and m != "launch__registers_per_thread":
+                differ.append(f"{name} {m}: {sim:g} vs H200 {h200:g}")
             cells.append(f"{sim:g}" if same else f"{sim:g}|{h200:g}")
-        print(f"{name:22} " + " ".join(f"{c:>12}" for c in cells))
-    print(f"\nsimulated|H200 where they differ; {differ} counter(s) differ")
+        lines.append(f"{name:22} " + " ".join(f"{c:>12}" for c in cells))
+    return lines, differ
+
+
+def main() -> int:
+    for source, results, make in SETS:
+        lines, differ = compare(source, results, make)
+        print("\n".join(lines))
+        print(f"simulated|H200 where they differ; {len(differ)} difference(s)\n")
     return 0
 
 
