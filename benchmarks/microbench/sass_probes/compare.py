@@ -1,7 +1,8 @@
 """probes.cu and global_probes.cu on simgpu against the H200 (results/*.csv from run.sh):
 instruction, wavefront, request and sector counts side by side, the ones that differ marked
 (simulated|H200). Hit rates are marked when more than 3 points apart, L2 read sectors when more
-than 2 % apart (the tolerances of issue 3).
+than 2 % apart, DRAM sectors read when more than 5 % and 64 sectors (the tolerances of issue 3;
+the machine code a launch fetches from DRAM varies by some 50 sectors between launches).
 
     python compare.py
 """
@@ -40,6 +41,7 @@ METRICS = [  # (column, ncu metric)
     ("L2 rd", "lts__t_sectors_srcunit_tex_op_read.sum"),
     ("L2 atom", "lts__t_sectors_srcunit_tex_op_atom.sum"),
     ("L2 red", "lts__t_sectors_srcunit_tex_op_red.sum"),
+    ("DRAM rd", "dram__sectors_read.sum"),
     ("L1 hit %", "l1tex__t_sector_hit_rate.pct"),
     ("regs", "launch__registers_per_thread"),
 ]
@@ -82,7 +84,31 @@ def global_launches():
     return out
 
 
-SETS = [("probes.cu", "ncu.csv", launches), ("global_probes.cu", "global_ncu.csv", global_launches)]
+def cache_launches():
+    """The launches of cache_probes.cu's main(), in order (with launch options where needed)."""
+    a = sg.zeros(50 << 20, dtype=np.float32)  # 200 MB, zeros
+    b = sg.zeros(16 << 20, dtype=np.float32)
+    smem = {"shared_mem": 100 * 1024}
+    out = [("reread_smem", (1,), (1024,), (a, b, np.int32(kb * 256)), smem) for kb in (64, 96, 128, 160)]
+    out += [("reread_big", (264,), (512,), (a, b, np.int64(mb << 16)), {"timing": False})
+            for mb in (32, 48, 56, 64, 96)]
+    out += [("shared_atomics_same", (2,), (128,), (b, a)), ("load_after_store", (4,), (128,), (a, b)),
+            ("half_warp", (4,), (128,), (a, b)), ("generic_shared", (2,), (256,), (b, np.int32(1)))]
+    return out
+
+
+# Launches simgpu does not reproduce yet (kernel -> why); compare() reports their differences apart.
+KNOWN_GAPS = {
+    "reread_big": "L2 and L1 replacement: on the H200 48 MB read twice by a wave costs 1.43x its size in "
+                  "DRAM reads, 64 MB 1.86x (simgpu's LRU: 1.0x and 2.0x; far-side copies take no room), "
+                  "and 9-12 % of the second pass hits L1 (simgpu 3 %)",
+    "shared_atomics_same": "a float atomicAdd on shared memory is a CAS loop in SASS (LDS + ATOMS.CAST.SPIN + "
+                           "BRA); its trip count depends on contention between warps (H200: 771 LDS for 8 warps)",
+}
+
+
+SETS = [("probes.cu", "ncu.csv", launches), ("global_probes.cu", "global_ncu.csv", global_launches),
+        ("cache_probes.cu", "cache_ncu.csv", cache_launches)]
 
 
 def measured(path: Path) -> list[dict[str, str]]:
@@ -91,38 +117,48 @@ def measured(path: Path) -> list[dict[str, str]]:
     return [dict(zip(rows[head], r)) for r in rows[head + 1:] if r[0].isdigit()]
 
 
-def compare(source: str, results: str, make_launches, engine: str = "fast") -> tuple[list[str], list[str]]:
-    """(table lines, differences) of one probe set; differences lists the counters (.sum) that are
-    not equal and the hit rates more than 3 points apart."""
+def compare(source: str, results: str, make_launches, engine: str = "fast"
+            ) -> tuple[list[str], list[str], list[str]]:
+    """(table lines, differences, known differences) of one probe set: the counters (.sum) that are
+    not equal (L2 / DRAM sectors: out of tolerance) and the hit rates more than 3 points apart, for
+    the launches KNOWN_GAPS does not list and for those it does."""
     path = HERE / "results" / results
     if not path.exists():
-        return [f"{source}: no {path.name} (run run.sh on a GPU host)"], []
+        return [f"{source}: no {path.name} (run run.sh on a GPU host)"], [], []
     mod = sg.RawModule(code=(HERE / source).read_text())
     real = measured(path)
     metrics = [(c, m) for c, m in METRICS if m in real[0]]
     lines = [f"{source}", f"{'kernel':22} " + " ".join(f"{c:>12}" for c, _ in metrics)]
-    differ = []
-    for (name, grid, block, args), r in zip(make_launches(), real):
-        rep = mod.get_function(name)(grid, block, args, engine=engine)
+    differ, known = [], []
+    for launch, r in zip(make_launches(), real):
+        name, grid, block, args = launch[:4]
+        options = dict(launch[4]) if len(launch) > 4 else {}
+        kernel = mod.get_function(name)
+        kernel.max_dynamic_shared_size_bytes = options.get("shared_mem", 0)
+        rep = kernel(grid, block, args, engine=engine, **options)
         cells = []
         for _, m in metrics:
             sim, h200 = rep.metrics.get(m, 0.0), float(r[m].replace(",", ""))
-            if m == "lts__t_sectors_srcunit_tex_op_read.sum":  # the issue's tolerance for L2 reads
+            if m == "lts__t_sectors_srcunit_tex_op_read.sum":  # the issue's tolerance
                 same = abs(sim - h200) <= 0.02 * max(h200, 1.0)
+            elif m == "dram__sectors_read.sum":  # 5 %, and the code fetch of a launch varies by ~50
+                same = abs(sim - h200) <= max(0.05 * h200, 64.0)  # sectors (reread_strided: 360 vs 404)
             else:
                 same = abs(sim - h200) < 0.5 if m.endswith(".sum") else abs(sim - h200) <= 3.0
             if not same and m != "launch__registers_per_thread":
-                differ.append(f"{name} {m}: {sim:g} vs H200 {h200:g}")
+                (known if name in KNOWN_GAPS else differ).append(f"{name} {m}: {sim:g} vs H200 {h200:g}")
             cells.append(f"{sim:g}" if same else f"{sim:g}|{h200:g}")
         lines.append(f"{name:22} " + " ".join(f"{c:>12}" for c in cells))
-    return lines, differ
+    return lines, differ, known
 
 
 def main() -> int:
     for source, results, make in SETS:
-        lines, differ = compare(source, results, make)
+        lines, differ, known = compare(source, results, make)
         print("\n".join(lines))
-        print(f"simulated|H200 where they differ; {len(differ)} difference(s)\n")
+        print(f"simulated|H200 where they differ; {len(differ)} difference(s), {len(known)} in known gaps\n")
+    for name, why in KNOWN_GAPS.items():
+        print(f"known gap {name}: {why}")
     return 0
 
 
