@@ -353,7 +353,7 @@ class WaveContext:
         for sp, mm, a in self._spaces(space, m, addr):
             as_red = (is_red or self.pc in self.lk.atom_as_red) and sp == "global"
             counted = mm
-            if as_red and self.pc in self.lk.aggregated_red:  # one lane does the warp's reduction
+            if sp == "global" and self.pc in self.lk.aggregated_atomics:  # one lane does the warp's
                 counted = mm & (np.cumsum(mm, axis=1) == 1)
             self._account(sp, "red" if as_red else "atom", ws, counted, a, size)
             if sp == "global":

@@ -80,9 +80,9 @@ class LinkedKernel:
     registers_per_thread: int
     vector_groups: dict[int, VectorMember] = field(default_factory=dict)
     atom_as_red: set[int] = field(default_factory=set)  # atom whose result is unused: counted as red
-    # integer add reductions on a warp-uniform address with a warp-uniform value: ptxas lets one lane
-    # do them for the warp (find_aggregated_reductions)
-    aggregated_red: set[int] = field(default_factory=set)
+    # global atomics on a warp-uniform address that ptxas has one lane do for the warp
+    # (aggregates_in_one_lane): counted as one lane's access
+    aggregated_atomics: set[int] = field(default_factory=set)
     # global loads whose cache operator changes what L1 does: pc -> "ld_bypass" | "ld_last_use"
     l1_policy: dict[int, str] = field(default_factory=dict)
     link: object = field(default=None, repr=False)  # the linker: register and symbol lookup (fast/decode.py)
@@ -251,7 +251,7 @@ class _Linker:
         vector_groups: dict[int, VectorMember] = {}
         max_live = 0
         atom_as_red: set[int] = set()
-        aggregated_red: set[int] = set()
+        aggregated_atomics: set[int] = set()
         l1_policy: dict[int, str] = {}
         for fn in funcs:
             self.cur_func = fn.name
@@ -305,8 +305,9 @@ class _Linker:
                         # exch and cas have no RED form (ATOMG.E.EXCH / .CAS: sass_probes, atomics_more)
                         mem_class[pc] = mem_class[pc].replace("_atom", "_red") if mem_class[pc] else None
                         atom_as_red.add(pc)
-                    if (op == "red" or pc in atom_as_red) and aggregates_in_one_lane(ins, fn, uniform_memo):
-                        aggregated_red.add(pc)
+                    if op in ("atom", "red") and (mem_class[pc] or "").startswith(("global", "generic")) \
+                            and aggregates_in_one_lane(ins, fn, uniform_memo, op == "red" or pc in atom_as_red):
+                        aggregated_atomics.add(pc)
                     policy = load_l1_policy(ins) if mem_class[pc] in ("global_ld", "generic_ld") else None
                     if policy:
                         l1_policy[pc] = policy
@@ -328,7 +329,7 @@ class _Linker:
             func_param_size=_align(foff, 16), const_symbols=dict(self.const_offsets),
             global_symbols=dict(self.global_addresses),
             registers_per_thread=estimate_registers(max_live),
-            vector_groups=vector_groups, atom_as_red=atom_as_red, aggregated_red=aggregated_red,
+            vector_groups=vector_groups, atom_as_red=atom_as_red, aggregated_atomics=aggregated_atomics,
             l1_policy=l1_policy, link=self,
         )
 
@@ -590,15 +591,25 @@ def warp_uniform(op, fn: Function, memo: dict[str, bool]) -> bool:
     return ok
 
 
-def aggregates_in_one_lane(ins: Instruction, fn: Function, memo: dict[str, bool]) -> bool:
-    """An integer add reduction whose address and value are the same in every lane: ptxas emits
-    VOTEU.ANY + POPC and one REDG.E.ADD of the count (measured: `atomicAdd(p, 1)` in sass_probes'
-    atomics_more counts one sector per warp on the H200, where a float add of 32 lanes counts 32)."""
-    if "add" not in ins.mods or not any(m in ("u32", "s32", "u64", "s64") for m in ins.mods):
+def aggregates_in_one_lane(ins: Instruction, fn: Function, memo: dict[str, bool], is_red: bool) -> bool:
+    """A global atomic on a warp-uniform address that ptxas turns into one lane's (measured on the
+    H200, benchmarks/microbench/sass_probes atomics_more and global_atomics_uniform):
+
+    * a 32-bit integer add of a warp-uniform value, result used or not: VOTEU.ANY + POPC and one
+      REDG / ATOMG of the count (a used result is handed out with SHFL);
+    * a 32-bit integer add, min, max, and, or or xor whose result is unused: REDUX over the warp,
+      then one REDG.
+
+    A 64-bit add, a float add or a used result of another value stay one operation per lane."""
+    mods = ins.mods
+    if not any(m in ("u32", "s32", "b32") for m in mods):
         return False
     addr = next((x for x in ins.operands if isinstance(x, Addr)), None)
-    value = ins.operands[-1]
-    return addr is not None and warp_uniform(addr, fn, memo) and warp_uniform(value, fn, memo)
+    if addr is None or not warp_uniform(addr, fn, memo):
+        return False
+    if "add" in mods and warp_uniform(ins.operands[-1], fn, memo):
+        return True
+    return is_red and any(m in ("add", "min", "max", "and", "or", "xor") for m in mods)
 
 
 def load_l1_policy(ins: Instruction) -> str | None:

@@ -70,6 +70,17 @@ extern "C" __global__ void generic_shared(float* out, int k)
     out[threadIdx.x] = p[(threadIdx.x * 2) % 256] + out[threadIdx.x];
 }
 
+extern "C" __global__ void global_atomics_uniform(int* ci, unsigned long long* cl, int* out,
+                                                  const int* __restrict__ in)
+{   // one address per statement, per-lane values: does ptxas reduce the warp first (REDUX)?
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(ci, in[t]);                              // int add, result unused
+    atomicOr((unsigned*)ci + 1, (unsigned)in[t]);      // or, result unused
+    atomicAdd(cl, (unsigned long long)in[t]);          // 64-bit add, result unused
+    out[t] = atomicAdd(ci + 2, 1);                     // +1, result used (stream compaction)
+    atomicMin(ci + 3, in[t]);                          // min, result unused
+}
+
 #ifndef __CUDACC_RTC__
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -90,6 +101,7 @@ int main()
     load_after_store<<<4, 128>>>(fa, fb);
     half_warp<<<4, 128>>>(fa, fb);
     generic_shared<<<2, 256>>>(fb, 1);
+    global_atomics_uniform<<<4, 128>>>((int*)b, (unsigned long long*)(b + 64), (int*)(b + 4096), (const int*)a);
     cudaDeviceSynchronize();
     printf("cache probes: %s\n", cudaGetErrorString(cudaGetLastError()));
     return 0;

@@ -93,7 +93,8 @@ def cache_launches():
     out += [("reread_big", (264,), (512,), (a, b, np.int64(mb << 16)), {"timing": False})
             for mb in (32, 48, 56, 64, 96)]
     out += [("shared_atomics_same", (2,), (128,), (b, a)), ("load_after_store", (4,), (128,), (a, b)),
-            ("half_warp", (4,), (128,), (a, b)), ("generic_shared", (2,), (256,), (b, np.int32(1)))]
+            ("half_warp", (4,), (128,), (a, b)), ("generic_shared", (2,), (256,), (b, np.int32(1))),
+            ("global_atomics_uniform", (4,), (128,), (b, b[16:], b[1024:], a))]
     return out
 
 
