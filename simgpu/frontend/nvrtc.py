@@ -74,6 +74,44 @@ def cache_dir() -> Path:
     return Path(root) / "ptx"
 
 
+_INCLUDE_ENV = "SIMGPU_CUDA_INCLUDE"  # a directory with the CUDA headers, to override the search
+
+
+@lru_cache(maxsize=1)
+def default_include_dirs() -> tuple[str, ...]:
+    """Where `#include <cuda_fp16.h>` and friends are found: NVRTC has no search path of its own
+    and its wheel ships no CUDA headers. In order: $SIMGPU_CUDA_INCLUDE; a CUDA toolkit
+    ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda); the include directory of NVIDIA's runtime wheel;
+    numba's copy of cuda_fp16.h (numba is a dependency, so half precision always compiles)."""
+    dirs: list[str] = []
+    if os.environ.get(_INCLUDE_ENV):
+        dirs.append(os.environ[_INCLUDE_ENV])
+    for env in ("CUDA_HOME", "CUDA_PATH"):
+        if os.environ.get(env):
+            dirs.append(os.path.join(os.environ[env], "include"))
+    dirs.append("/usr/local/cuda/include")
+    for base in sys.path:
+        if base and os.path.isdir(os.path.join(base, "nvidia")):
+            dirs += sorted(glob.glob(os.path.join(base, "nvidia", "cu*", "include")))
+            dirs += sorted(glob.glob(os.path.join(base, "nvidia", "cuda_runtime", "include")))
+    try:
+        import numba
+
+        dirs.append(os.path.join(os.path.dirname(numba.__file__), "cuda"))
+    except ImportError:
+        pass
+    found: list[str] = []
+    for d in dirs:
+        if os.path.isfile(os.path.join(d, "cuda_fp16.h")) and d not in found:
+            found.append(d)
+    return tuple(found)
+
+
+def _with_includes(opts: tuple[str, ...]) -> tuple[str, ...]:
+    """The user's options, then -I for the CUDA headers found (the user's -I are searched first)."""
+    return opts + tuple(f"-I{d}" for d in default_include_dirs())
+
+
 def _has_arch_option(options: tuple[str, ...]) -> bool:
     return any(o.startswith(("-arch", "--gpu-architecture")) for o in options)
 
@@ -89,7 +127,7 @@ def compile_to_ptx(
     opts = tuple(str(o) for o in options)
     if not _has_arch_option(opts):
         opts = (f"--gpu-architecture={arch}",) + opts
-    return _cached(source, opts, name, "ptx", use_cache).decode()
+    return _cached(source, _with_includes(opts), name, "ptx", use_cache).decode()
 
 
 def compile_to_cubin(
@@ -113,7 +151,7 @@ def compile_to_cubin(
             continue
         if not _has_arch_option((o,)):
             kept.append(o)
-    return _cached(source, (f"--gpu-architecture={arch}", *kept), name, "cubin", use_cache)
+    return _cached(source, _with_includes((f"--gpu-architecture={arch}", *kept)), name, "cubin", use_cache)
 
 
 def _cached(source: str, opts: tuple[str, ...], name: str, output: str, use_cache: bool) -> bytes:

@@ -298,6 +298,14 @@ class _Parser:
         self.scopes[-1][name] = unique
         return unique
 
+    def named(self, name: str) -> Reg | Sym:
+        """A name as an operand: a register if it starts with % or was declared with .reg (inline
+        asm in CUDA's headers declares `.reg .f16 low;` in a nested scope), else a symbol."""
+        unique = self.resolve(name)
+        if name.startswith("%") or (self.func is not None and unique in self.func.registers):
+            return Reg(unique)
+        return Sym(unique)
+
     def resolve(self, name: str) -> str:
         for scope in reversed(self.scopes):
             if name in scope:
@@ -494,11 +502,9 @@ class _Parser:
             base = name.split(".")[0]
             if base in SPECIAL_REGISTERS:
                 return Special(name)
-            if name.startswith("%"):
-                return Reg(self.resolve(name))
             if name in ("WARP_SZ",):
                 return Imm(32)
-            return Sym(self.resolve(name))
+            return self.named(name)
         self.error(f"unexpected operand {t.text!r}")
 
     def parse_address(self) -> Addr:
@@ -520,7 +526,7 @@ class _Parser:
             elif t.kind == "ident":
                 if base is not None:
                     self.error(f"address with two bases: {t.text!r}")
-                base = Reg(self.resolve(t.text)) if t.text.startswith("%") else Sym(self.resolve(t.text))
+                base = self.named(t.text)
             elif t.kind == "eof":
                 self.error("unterminated address")
             else:
