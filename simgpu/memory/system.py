@@ -80,7 +80,11 @@ def atomic_passes(addr: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, np.nd
     k = addr.shape[0]
     occurrence = np.zeros(addr.shape, np.int64)
     n_passes = np.ones(k, np.int64)
-    for i in range(k):
+    # rows with a repeated address among their active lanes (inactive lanes get distinct sentinels)
+    keyed = np.where(mask, addr, -1 - np.arange(addr.shape[1], dtype=np.int64)[None, :])
+    keyed.sort(axis=1)
+    repeats = np.flatnonzero((keyed[:, 1:] == keyed[:, :-1]).any(axis=1))
+    for i in repeats:
         on = np.flatnonzero(mask[i])
         if on.size < 2:
             continue
