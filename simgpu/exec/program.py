@@ -593,21 +593,30 @@ def warp_uniform(op, fn: Function, memo: dict[str, bool]) -> bool:
 
 def aggregates_in_one_lane(ins: Instruction, fn: Function, memo: dict[str, bool], is_red: bool) -> bool:
     """A global atomic on a warp-uniform address that ptxas turns into one lane's (measured on the
-    H200, benchmarks/microbench/sass_probes atomics_more and global_atomics_uniform):
+    H200, benchmarks/microbench/sass_probes: atomics_more, global_atomics_uniform, _more):
 
-    * a 32-bit integer add of a warp-uniform value, result used or not: VOTEU.ANY + POPC and one
-      REDG / ATOMG of the count (a used result is handed out with SHFL);
+    * an integer add (32- or 64-bit, sub included) of a warp-uniform value, result used or not:
+      VOTEU.ANY + POPC and one REDG / ATOMG of the count;
+    * a 32-bit integer add of per-lane values whose result is used: a warp scan (SHFL.UP) and one
+      ATOMG, each lane's old value handed out with SHFL;
     * a 32-bit integer add, min, max, and, or or xor whose result is unused: REDUX over the warp,
       then one REDG.
 
-    A 64-bit add, a float add or a used result of another value stay one operation per lane."""
+    Measured to stay one operation per lane: a 64-bit add of per-lane values, any float add, a max
+    of a uniform value whose result is used."""
     mods = ins.mods
-    if not any(m in ("u32", "s32", "b32") for m in mods):
+    int32 = any(m in ("u32", "s32", "b32") for m in mods)
+    int64 = any(m in ("u64", "s64", "b64") for m in mods)
+    if not (int32 or int64):
         return False
     addr = next((x for x in ins.operands if isinstance(x, Addr)), None)
     if addr is None or not warp_uniform(addr, fn, memo):
         return False
     if "add" in mods and warp_uniform(ins.operands[-1], fn, memo):
+        return True
+    if not int32:
+        return False
+    if "add" in mods and not is_red:
         return True
     return is_red and any(m in ("add", "min", "max", "and", "or", "xor") for m in mods)
 

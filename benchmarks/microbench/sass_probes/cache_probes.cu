@@ -81,6 +81,17 @@ extern "C" __global__ void global_atomics_uniform(int* ci, unsigned long long* c
     atomicMin(ci + 3, in[t]);                          // min, result unused
 }
 
+extern "C" __global__ void global_atomics_more(int* ci, float* cf, unsigned long long* cl, int* out,
+                                               const int* __restrict__ in)
+{   // more one-address cases: which ones does ptxas have one lane do?
+    const int t = blockIdx.x * blockDim.x + threadIdx.x;
+    out[t] = atomicAdd(ci, in[t]);                     // int add of per-lane values, result used
+    atomicAdd(cf, 1.0f);                               // float add of a uniform value, result unused
+    atomicSub(ci + 1, 1);                              // int sub of a uniform value
+    atomicAdd(cl, 1ULL);                               // 64-bit add of a uniform value
+    out[t + 1024] = atomicMax(ci + 2, 7);              // max of a uniform value, result used
+}
+
 #ifndef __CUDACC_RTC__
 #include <cstdio>
 #include <cuda_runtime.h>
@@ -102,6 +113,8 @@ int main()
     half_warp<<<4, 128>>>(fa, fb);
     generic_shared<<<2, 256>>>(fb, 1);
     global_atomics_uniform<<<4, 128>>>((int*)b, (unsigned long long*)(b + 64), (int*)(b + 4096), (const int*)a);
+    global_atomics_more<<<4, 128>>>((int*)b, (float*)(b + 32), (unsigned long long*)(b + 64), (int*)(b + 4096),
+                                    (const int*)a);
     cudaDeviceSynchronize();
     printf("cache probes: %s\n", cudaGetErrorString(cudaGetLastError()));
     return 0;

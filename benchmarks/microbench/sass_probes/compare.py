@@ -94,7 +94,8 @@ def cache_launches():
             for mb in (32, 48, 56, 64, 96)]
     out += [("shared_atomics_same", (2,), (128,), (b, a)), ("load_after_store", (4,), (128,), (a, b)),
             ("half_warp", (4,), (128,), (a, b)), ("generic_shared", (2,), (256,), (b, np.int32(1))),
-            ("global_atomics_uniform", (4,), (128,), (b, b[16:], b[1024:], a))]
+            ("global_atomics_uniform", (4,), (128,), (b, b[16:], b[1024:], a)),
+            ("global_atomics_more", (4,), (128,), (b, b[8:], b[16:], b[1024:], a))]
     return out
 
 
