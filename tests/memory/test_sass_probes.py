@@ -1,5 +1,5 @@
 """benchmarks/microbench/sass_probes/probes.cu against what the H200 ran (its results/ncu.csv): every
-instruction, wavefront, request and sector count of 54 small launches (shared-memory fusion and
+instruction, wavefront, request and sector count of 55 small launches (shared-memory fusion and
 sub-word accesses, local arrays ptxas keeps in registers, vector and misaligned global loads,
 atomics, cache operators, L1 and L2 capacity, a stencil), but for compare.KNOWN_GAPS."""
 
