@@ -2,12 +2,7 @@
 # Device run: (1) ncu's L1 hit split (loads vs stores) and the DRAM reads of built-in programs at a
 # few sizes; (2) code_fetch.cu: DRAM sectors read by kernels that read no data, against their code
 # size. Everything under $OUT (tarred to $OUT/l1_hits.tgz by the caller if wanted).
-set -u
-OUT=${OUT:-$(dirname "$0")/results}
-mkdir -p "$OUT"
-nvidia-smi -L > "$OUT/gpu.txt" 2>&1
-HERE=$(cd "$(dirname "$0")" && pwd)
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+. "$(dirname "$0")/../device_env.sh"  # HERE, OUT, NCU; the chip in $OUT/gpu.txt
 # metrics this ncu knows, from a wish list (an unknown name would abort the whole run)
 $NCU --query-metrics --chip gh100 > "$OUT/query.txt" 2>&1
 python3 - "$OUT/query.txt" > "$OUT/metrics.txt" <<'PY'

@@ -1,11 +1,6 @@
 #!/usr/bin/env bash
 # Device run: store_hits.cu under ncu (L1 lookup hits/misses of loads and stores), results under $OUT.
-set -u
-OUT=${OUT:-$(dirname "$0")/results}
-mkdir -p "$OUT"
-nvidia-smi -L > "$OUT/gpu.txt" 2>&1
-HERE=$(cd "$(dirname "$0")" && pwd)
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+. "$(dirname "$0")/../device_env.sh"  # HERE, OUT, NCU; the chip in $OUT/gpu.txt
 M=l1tex__t_sector_hit_rate.pct,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
 M=$M,l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum,l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum
 M=$M,l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum,lts__t_sectors_srcunit_tex_op_write.sum,gpu__time_duration.sum

@@ -2,12 +2,7 @@
 # Device run: which SM pairs of one GPC merge? l2_group.cu with the groups of $SPECS/*.txt (default
 # specs/; results named $PREFIX_*, default spec_), all SMs
 # starting together (d = 0), medium load (128 sectors per SM; NLD, THR to change), cold and warm.
-set -u
-OUT=${OUT:-$(dirname "$0")/results}
-mkdir -p "$OUT"
-nvidia-smi -L > "$OUT/gpu.txt" 2>&1  # which chip: floorsweeping (and so the SM topology) differs between chips
-HERE=$(cd "$(dirname "$0")" && pwd)
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+. "$(dirname "$0")/../device_env.sh"  # HERE, OUT, NCU; the chip in $OUT/gpu.txt
 M=lts__t_sectors_srcunit_tex_op_read.sum,lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum,dram__sectors_read.sum
 nvcc -O3 -arch=sm_90 -DNLD=${NLD:-1} -DTHR=${THR:-128} -o /tmp/l2_group_spec "$HERE/l2_group.cu" || exit 1
 for spec in "$HERE"/${SPECS:-specs}/*.txt; do

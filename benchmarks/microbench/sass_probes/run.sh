@@ -1,12 +1,7 @@
 #!/usr/bin/env bash
 # Device run: probes.cu, global_probes.cu and cache_probes.cu built with nvcc, their SASS (cuobjdump)
 # and their counters under ncu -> $OUT (ncu.csv, global_ncu.csv, cache_ncu.csv).
-set -u
-OUT=${OUT:-$(dirname "$0")/results}
-mkdir -p "$OUT"
-nvidia-smi -L > "$OUT/gpu.txt" 2>&1
-HERE=$(cd "$(dirname "$0")" && pwd)
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
+. "$(dirname "$0")/../device_env.sh"  # HERE, OUT, NCU; the chip in $OUT/gpu.txt
 M=smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum
 M=$M,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum
 M=$M,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
