@@ -167,33 +167,24 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             kind = L2_ATOM if op == OP_ATOM else L2_RED
             l2h = l2_access(kind, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
                       l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
-        elif op == OP_ST:
+        elif op == OP_ST or op == OP_LOCAL_ST:
             if l1_nsets > 0:
                 s = line % l1_nsets
                 w = _l1_find(l1_tags, sm, s, line)
-                if w < 0:
-                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line)
-                    l1_valid[sm, s, w] = m
-                elif l1_wreq[sm, s, w] != l1_req[sm, 1] or l1_req[sm, 2] != l1_req[sm, 3]:
-                    l1h = m
-                    l1_valid[sm, s, w] = np.int64(l1_valid[sm, s, w]) | m
-                l1_wreq[sm, s, w] = l1_req[sm, 0]
-                l1_stamp[0] += 1
-                l1_lru[sm, s, w] = l1_stamp[0]
-            h = popcount4(l1h)
-            ctr[C_L1_HIT] += h
-            ctr[C_L1_MISS] += cnt - h
-            l2h = l2_access(L2_WRITE, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
-                            l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
-        elif op == OP_LOCAL_ST:
-            if l1_nsets > 0:
-                s = line % l1_nsets
-                w = _l1_find(l1_tags, sm, s, line)
-                if w < 0:
+                fresh = w < 0
+                if fresh:
                     w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line)
                 v = np.int64(l1_valid[sm, s, w])
-                l1h = v & m
-                l1_valid[sm, s, w] = v | m
+                if op == OP_LOCAL_ST:  # hits where the sectors are valid
+                    l1h = v & m
+                    l1_valid[sm, s, w] = v | m
+                else:  # a global store: the line-level rule of the module docstring
+                    busy = l1_wreq[sm, s, w] == l1_req[sm, 1] and l1_req[sm, 2] == l1_req[sm, 3]
+                    if not busy:  # (a line just allocated never is)
+                        l1_valid[sm, s, w] = v | m
+                        if not fresh:
+                            l1h = m
+                    l1_wreq[sm, s, w] = l1_req[sm, 0]
                 l1_stamp[0] += 1
                 l1_lru[sm, s, w] = l1_stamp[0]
             h = popcount4(l1h)
