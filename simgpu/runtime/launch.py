@@ -198,13 +198,8 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
     if total_shared > lim.shared_mem_per_block_optin:
         raise LaunchError(f"kernel {lk.name}: {total_shared} B of shared memory per block exceeds the "
                           f"{cfg.name}'s limit of {lim.shared_mem_per_block_optin} B")
-    machine = getattr(kernel, "machine_code", None)  # ptxas's registers and code size, via NVRTC
-    if registers or kernel.registers_per_thread:
-        regs, regs_from = int(registers or kernel.registers_per_thread), "given"
-    elif machine is not None:
-        regs, regs_from = max(machine.registers, lim.min_registers_per_thread), "ptxas"
-    else:
-        regs, regs_from = lk.registers_per_thread, "estimated"
+    machine = kernel.machine_code  # ptxas's registers and code size, via NVRTC (None: a PTX module)
+    regs, regs_from = kernel.register_count(lim, registers)
     if not 1 <= regs <= lim.max_registers_per_thread:
         raise LaunchError(f"kernel {lk.name}: {regs} registers per thread is outside 1..{lim.max_registers_per_thread}")
     occ = occupancy(cfg, threads, regs, total_shared)

@@ -153,15 +153,22 @@ class RawKernel:
         """ptxas's registers and SASS size for this kernel (RawModule.machine_code), or None."""
         return self.module.machine_code(self.name)
 
+    def register_count(self, limits=None, override: int | None = None) -> tuple[int, str]:
+        """(registers per thread, where the number comes from): `override` or the kernel's
+        registers_per_thread ("given"), else ptxas's count via NVRTC, at least the GPU's minimum
+        ("ptxas"), else the estimate from the PTX ("estimated")."""
+        if override or self.registers_per_thread:
+            return int(override or self.registers_per_thread), "given"
+        mc = self.machine_code
+        if mc is not None:
+            limits = limits if limits is not None else current_gpu().limits
+            return max(mc.registers, limits.min_registers_per_thread), "ptxas"
+        return self.linked.registers_per_thread, "estimated"
+
     @property
     def num_regs(self) -> int:
-        """Registers per thread: the override, else ptxas's count (via NVRTC), else the PTX estimate."""
-        mc = self.machine_code
-        if self.registers_per_thread:
-            return self.registers_per_thread
-        if mc is not None:
-            return max(mc.registers, current_gpu().limits.min_registers_per_thread)
-        return self.linked.registers_per_thread
+        """Registers per thread, as a launch on the current GPU uses them (register_count)."""
+        return self.register_count()[0]
 
     @property
     def attributes(self) -> dict:
