@@ -1,0 +1,68 @@
+"""validation/typical: 26 kernels of the kinds users bring, measured on an H200 with ncu
+(results/typical.json, `validation/typical/run.sh` on the device), replayed against the current
+simulator. Every counter that follows from addresses alone must match the hardware exactly, except
+the gaps listed here, which must still differ (fix one, then strike it from the list)."""
+
+from pathlib import Path
+
+import pytest
+
+from simgpu.crosscheck import crosscheck
+
+HERE = Path(__file__).resolve().parents[2] / "validation" / "typical"
+RECORDED = HERE / "results" / "typical.json"
+
+# case -> exact metrics known to differ on the H200, and why
+KNOWN_GAPS = {
+    # bank-arbitration conflicts the H200 counts on conflict-free code (481 / 3,871 / ~100 wavefronts)
+    "reduce_tree_atomic": {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"},
+    "conv1d_shared": {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"},
+    "bitonic_sort_1024": {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"},
+    # one-lane stores of 8 warps to one sector: the H200 combined 70 of 2,048 in L1 before L2
+    "gemv_warp_rows": {"lts__t_sectors_srcunit_tex_op_write.sum"},
+    # ptxas unrolls the CSR row loop by 4 with a remainder loop: other warp-level load counts
+    "spmv_csr": {"smsp__sass_inst_executed_op_global_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                 "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"},
+}
+
+
+@pytest.fixture(scope="module")
+def report():
+    return crosscheck(suite=HERE / "specs.py", recorded=RECORDED, echo=None)
+
+
+def test_all_cases_ran_and_agree(report):
+    assert len(report.cases) == 26
+    for case in report.cases:
+        assert case.real_ran and case.outputs_ok, (case.name, case.errors)
+
+
+@pytest.mark.parametrize("name", ["saxpy_gridstride", "add_float4", "copy_offset1", "aos_norm", "reduce_tree_atomic",
+                                  "reduce_shfl_atomic", "histogram_shared", "histogram_global", "layernorm_rows",
+                                  "softmax_warp_rows", "transpose_swizzle", "transpose_shared_nopad",
+                                  "gemv_warp_rows", "gemv_cols", "row_sum_naive", "spmv_csr", "embedding_gather",
+                                  "stencil2d_shared", "conv1d_shared", "scan_block", "bitonic_sort_1024",
+                                  "rmsnorm_half2", "gemm_cp_async", "dot_double_atomic", "matrix_add_2d",
+                                  "col_major_read"])
+def test_exact_counters_match_the_h200(report, name):
+    case = next(c for c in report.cases if c.name == name)
+    exact = [r for lr in case.launches for r in lr.metrics if r.expect == "exact" and r.status != "n/a"]
+    assert len(exact) >= 25
+    off = {r.metric for r in exact if r.status != "match"}
+    assert off == KNOWN_GAPS.get(name, set())
+
+
+def test_fused_shared_accesses_and_cp_async(report):
+    """The shared-instruction counts that ptxas's fusion decides, and cp.async's own counters."""
+    def metric(case, name):
+        c = next(c for c in report.cases if c.name == case)
+        return next(r for r in c.launches[0].metrics if r.metric == name)
+
+    st = metric("bitonic_sort_1024", "smsp__sass_inst_executed_op_shared_st.sum")
+    assert st.simulated == st.real == 388_132  # STS.64 where s[2t], s[2t + 1] are written together
+    ld = metric("reduce_tree_atomic", "smsp__sass_inst_executed_op_shared_ld.sum")
+    assert ld.simulated == ld.real == 51_200  # s[t], s[t + 1]: two LDS, not provably 8-byte aligned
+    assert metric("gemm_cp_async", "smsp__sass_inst_executed_op_ldgsts.sum").simulated == 65_536
+    assert metric("gemm_cp_async", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum").simulated == 0
+    l2 = metric("gemm_cp_async", "lts__t_sectors_srcunit_tex_op_read.sum")
+    assert abs(l2.simulated / l2.real - 1) < 0.05  # merged in time like any load (was -34 %)

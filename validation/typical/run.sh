@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Device run: the typical suite through `simgpu compare` (simulated, CuPy, ncu), plus the SASS that
+# nvcc makes of kernels.cu, into $OUT (default: results/ here).
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+OUT=${OUT:-$HERE/results}
+mkdir -p "$OUT"
+nvidia-smi -L > "$OUT/gpu.txt" 2>&1
+nvcc -cubin -arch=sm_90 -O3 -o /tmp/typical.cubin "$HERE/kernels.cu" > "$OUT/build.txt" 2>&1 &&
+    cuobjdump -sass /tmp/typical.cubin > "$OUT/sass.txt" 2>&1
+export PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
+M=$(python3 -c "
+from simgpu.crosscheck.ncu import DEFAULT_METRICS as M
+extra = ['smsp__sass_inst_executed_op_ldgsts.sum', 'l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum',
+         'l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum', 'l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum',
+         'l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum',
+         'l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum',
+         'l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum',
+         'l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_hit.sum']
+print(','.join(M + extra))")
+python3 -m simgpu.crosscheck.command --suite "$HERE/specs.py" --metrics "$M" --runs 10 --warmup 2 \
+    --ncu-time-runs 3 --ncu-timeout 240 --json "$OUT/typical.json" --markdown "$OUT/typical.md" \
+    --ncu-log "$OUT/ncu" -q > "$OUT/compare.txt" 2>&1
+echo "compare rc $?"
+tail -35 "$OUT/compare.txt"
