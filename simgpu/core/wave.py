@@ -270,7 +270,7 @@ class WaveContext:
             self.class_counts[cls] = self.class_counts.get(cls, 0) + int(m.any(axis=1).sum())
 
     def _vector_group(self, space: str, m: np.ndarray, addr: np.ndarray):
-        """(vector address, size, is_leader) when this load is part of an aligned LDS.64/128 group."""
+        """(vector address, size, is_leader) when this access is part of an aligned LDS/STS.64/128 group."""
         if not self.fuse_vectors or space != "shared":
             return None
         vm = self.lk.vector_groups.get(self.pc)
@@ -293,11 +293,19 @@ class WaveContext:
             elif group[2]:
                 self._account(sp, "ld", ws, mm, group[0], group[1])
 
-    def account_write(self, space: str, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int) -> None:
-        """Count a store to global or shared memory (the fast engine moves the data itself)."""
-        self._count(m)
+    def account_write(self, space: str, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int,
+                      op: str = "st") -> None:
+        """Count a store to global or shared memory (the fast engine moves the data itself); a member
+        of an STS.64/128 group counts only once, at its leader, as one wide access. op "ldgsts": the
+        shared write of a cp.async, whose instruction its global read counted."""
+        group = self._vector_group(space, m, addr) if op == "st" else None
+        if op == "st" and (group is None or group[2]):
+            self._count(m)
         for sp, mm, a in self._spaces(space, m, addr):
-            self._account(sp, "st", ws, mm, a, size * count)
+            if group is None:
+                self._account(sp, op, ws, mm, a, size * count)
+            elif group[2]:
+                self._account(sp, op, ws, mm, group[0], group[1])
 
     def mem_read(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int,
                  valid_bytes: np.ndarray | None = None) -> list[np.ndarray]:
@@ -324,12 +332,12 @@ class WaveContext:
         return out
 
     def mem_write(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int,
-                  values: list[np.ndarray]) -> None:
-        self._count(m)
-        for sp, mm, a in self._spaces(space, m, addr):
+                  values: list[np.ndarray], op: str = "st") -> None:
+        for sp, mm, _ in self._spaces(space, m, addr):
             if sp == "const":
                 raise KernelRuntimeError(f"store to read-only {sp} space ({self.where(ws, mm)})")
-            self._account(sp, "st", ws, mm, a, size * len(values))
+        self.account_write(space, ws, m, addr, size, len(values), op)
+        for sp, mm, a in self._spaces(space, m, addr):
             for e, v in enumerate(values):
                 ae = a + np.uint64(e * size)
                 vals = np.broadcast_to(v, mm.shape)[mm]

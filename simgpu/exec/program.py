@@ -13,6 +13,7 @@ import numpy as np
 
 from simgpu.errors import UnsupportedInstructionError
 from simgpu.exec import ops
+from simgpu.exec.alignment import SYMBOL_BITS, known_alignment
 from simgpu.exec.memory import FUNC_PARAM_BASE
 from simgpu.exec.values import type_bits
 from simgpu.frontend.cfg import build_cfg
@@ -42,9 +43,10 @@ class BarrierInfo:
 
 @dataclass(frozen=True)
 class VectorMember:
-    """A scalar shared load that ptxas would merge with its neighbours into one LDS.64/LDS.128.
+    """A scalar shared load (store) that ptxas would merge with its neighbours into one LDS.64/LDS.128
+    (STS.64/STS.128).
 
-    `leader` is the group's first load in program order; `size` the vector width in bytes;
+    `leader` is the group's first access in program order; `size` the vector width in bytes;
     `delta` this load's offset within the vector (vector address = address - delta)."""
 
     leader: int
@@ -375,7 +377,15 @@ class _Linker:
 
 
 _CUTS_VECTOR_GROUPS = ("bar", "barrier", "call", "exit", "ret", "trap", "brkpt")
-_CUTTING_CLASSES = ("shared_st", "shared_atom", "generic_st", "generic_atom")
+_CUTTING_CLASSES = ("shared_st", "shared_atom", "generic_st", "generic_atom", "ldgsts")
+# what cuts a group of shared stores: an access that may read or write their words in between
+_CUTTING_STORE_GROUPS = ("shared_ld", "shared_atom", "generic_ld", "generic_st", "generic_atom", "ldgsts")
+
+
+def is_async_copy(ins: Instruction) -> bool:
+    """cp.async.{ca,cg}.shared.global: a copy (not commit_group / wait_group / wait_all)."""
+    return ins.opcode == "cp" and ins.mods[:1] == ("async",) and len(ins.mods) > 1 \
+        and ins.mods[1] not in ("commit_group", "wait_group", "wait_all", "bulk", "mbarrier")
 
 
 def _written_regs(ins: Instruction) -> list[str]:
@@ -421,9 +431,10 @@ def find_vector_groups(instrs: list[Instruction], lo: int, cfg,
                        mem_class: list[str | None]) -> dict[int, VectorMember]:
     """Scalar 32-bit shared loads off one base register (or one __shared__ symbol) that together
     cover an aligned 16-byte window (3 of its 4 words are enough) or an aligned 8-byte one: ptxas
-    emits them as one LDS.128 (LDS.64) when it can prove the alignment, which the engine checks at
-    run time before counting them as one access. An `ld.shared.v2` of 32-bit words (NVVM's own
-    fusion of two) takes part as two words.
+    emits them as one LDS.128 (LDS.64) when it can prove the alignment (exec/alignment.py: the
+    base register must be a known multiple of the width; the engine also checks it at run time
+    before counting them as one access). An `ld.shared.v2` of 32-bit words (NVVM's own fusion of
+    two) takes part as two words.
 
     The loads may lie in one basic block or in a chain of control-equivalent blocks (each the
     post-dominator of the one before, with only skippable if-bodies between): ptxas hoists such
@@ -431,36 +442,64 @@ def find_vector_groups(instrs: list[Instruction], lo: int, cfg,
     in turn: the H200 ran 320 shared-load instructions where the PTX has 416, and nvcc's SASS of it
     has one LDS.128 for the four). A group is cut by a redefinition of the base register, a shared
     store or atomic, a barrier, a call or a thread exit in between. Only unguarded
-    `ld.shared.{b32,u32,s32,f32}` take part."""
+    `ld.shared.{b32,u32,s32,f32}` take part.
+
+    Stores fuse the same way into STS.64 / STS.128, within one basic block, when they write every
+    word of the aligned window (validation/typical bitonic_sort_1024: s[2t] and s[2t + 1] written
+    one after the other are one STS.64 on the H200, 40,960 fewer shared-store instructions); a
+    shared load or atomic between them cuts the group."""
     out: dict[int, VectorMember] = {}
     preds: list[set[int]] = [set() for _ in cfg.starts]
     for x, ss in enumerate(cfg.succs):
         for t in ss:
             preds[t].add(x)
     chained: set[int] = set()  # blocks already scanned as the continuation of an earlier block
+    hi = max(cfg.ends) if cfg.ends else lo
+    align_bits = known_alignment(instrs, lo, hi)
 
-    def flush(open_loads: dict[str, list[tuple[int, int, int]]], reg: str) -> None:
+    def base_bits(key: str) -> int:
+        return SYMBOL_BITS if key.startswith("&") else align_bits.get(key, 0)
+
+    def flush(open_loads: dict[str, list[tuple[int, int, int]]], reg: str, stores: bool = False) -> None:
         loads = open_loads.pop(reg, [])  # (pc, offset, words)
-        by_off: dict[int, int] = {}  # word offset -> the first load that reads it
-        span: dict[int, tuple[int, int]] = {}  # load -> its first and one-past-last byte offset
+        by_off: dict[int, int] = {}  # word offset -> the first access that touches it
+        span: dict[int, tuple[int, int]] = {}  # access -> its first and one-past-last byte offset
         for pc, off, words in loads:
             if any(off + 4 * i in by_off for i in range(words)):
+                if stores:
+                    return  # a word written twice: leave the stores as they are
                 continue  # reads a word again: ptxas reuses the register, keep it simple
             for i in range(words):
                 by_off[off + 4 * i] = pc
             span[pc] = (off, off + 4 * words)
         for window, size in ((16, 16), (8, 8)):
+            if base_bits(reg) < size.bit_length() - 1:
+                continue  # ptxas cannot prove the wide access aligned
             for w0 in sorted({o - o % window for o in by_off}):
                 # an aligned quad of which 3 words are read is still one LDS.128 (ptxas reads the
-                # fourth for nothing: benchmarks/microbench/sass_probes, ld_shared_unaligned)
+                # fourth for nothing: benchmarks/microbench/sass_probes, ld_shared_unaligned); a
+                # store must write all of them
                 words = [w0 + 4 * i for i in range(size // 4) if w0 + 4 * i in by_off]
                 pcs = sorted({by_off[o] for o in words})
-                if len(words) < (3 if size == 16 else 2) or len(pcs) < 2 or any(p in out for p in pcs):
+                need = size // 4 if stores else (3 if size == 16 else 2)
+                if len(words) < need or len(pcs) < 2 or any(p in out for p in pcs):
                     continue
                 if any(span[p][0] < w0 or span[p][1] > w0 + size for p in pcs):
-                    continue  # a v2 load across the window's edge
+                    continue  # a v2 access across the window's edge
                 for p in pcs:
                     out[p] = VectorMember(pcs[0], size, span[p][0] - w0)
+
+    def candidate(ins: Instruction, cls: str | None, kind: str) -> tuple[str, int, int] | None:
+        """(base key, offset, words) of an unguarded 32-bit shared load/store that may fuse."""
+        if cls != kind or ins.guard is not None or any(m in ins.mods for m in ("v4", "volatile")) \
+                or not any(m in ("b32", "u32", "s32", "f32") for m in ins.mods):
+            return None
+        addr = ins.operands[1] if kind == "shared_ld" else ins.operands[0]
+        if not (isinstance(addr, Addr) and isinstance(addr.base, (Reg, Sym))):
+            return None
+        # a __shared__ symbol's address is a constant: never redefined
+        key = addr.base.name if isinstance(addr.base, Reg) else "&" + addr.base.name
+        return key, addr.offset, 2 if "v2" in ins.mods else 1  # ld.shared.v2.f32: two words, 8 bytes
 
     for first in range(len(cfg.starts)):
         if first in chained:
@@ -468,25 +507,29 @@ def find_vector_groups(instrs: list[Instruction], lo: int, cfg,
         open_loads: dict[str, list[tuple[int, int, int]]] = {}  # base -> [(pc, offset, words)]
         b: int | None = first
         while b is not None:
+            open_stores: dict[str, list[tuple[int, int, int]]] = {}
             for pc in range(cfg.starts[b], cfg.ends[b]):
                 ins = instrs[pc]
                 cls = mem_class[pc]
                 if ins.opcode in _CUTS_VECTOR_GROUPS or cls in _CUTTING_CLASSES:
                     for reg in list(open_loads):
                         flush(open_loads, reg)
-                    continue
-                if cls == "shared_ld" and ins.guard is None \
-                        and not any(m in ins.mods for m in ("v4", "volatile")) \
-                        and any(m in ("b32", "u32", "s32", "f32") for m in ins.mods):
-                    addr = ins.operands[1]
-                    if isinstance(addr, Addr) and isinstance(addr.base, (Reg, Sym)):
-                        # a __shared__ symbol's address is a constant: never redefined
-                        key = addr.base.name if isinstance(addr.base, Reg) else "&" + addr.base.name
-                        words = 2 if "v2" in ins.mods else 1  # ld.shared.v2.f32: two words, 8 bytes
-                        open_loads.setdefault(key, []).append((pc, addr.offset, words))
+                if ins.opcode in _CUTS_VECTOR_GROUPS or cls in _CUTTING_STORE_GROUPS:
+                    for reg in list(open_stores):
+                        flush(open_stores, reg, stores=True)
+                ld = candidate(ins, cls, "shared_ld")
+                if ld is not None:
+                    open_loads.setdefault(ld[0], []).append((pc, ld[1], ld[2]))
+                st = candidate(ins, cls, "shared_st")
+                if st is not None:
+                    open_stores.setdefault(st[0], []).append((pc, st[1], st[2]))
                 for n in _written_regs(ins):  # a write to a base register ends that base's group
                     if n in open_loads:
                         flush(open_loads, n)
+                    if n in open_stores:
+                        flush(open_stores, n, stores=True)
+            for reg in list(open_stores):
+                flush(open_stores, reg, stores=True)
             nxt = _equivalent_successor(cfg, preds, b, instrs, mem_class) if open_loads else None
             if nxt is None:
                 break
@@ -501,6 +544,8 @@ def find_vector_groups(instrs: list[Instruction], lo: int, cfg,
 
 def _mem_class(ins: Instruction, link: _Linker) -> str | None:
     op = ins.opcode
+    if is_async_copy(ins):
+        return "ldgsts"  # cp.async: one LDGSTS, global read and shared write (ncu counts it apart)
     if op in ("ld", "ldu", "st"):
         kind = "ld" if op in ("ld", "ldu") else "st"
     elif op in ("atom", "red"):

@@ -11,7 +11,7 @@ from programs import get_program
 
 SRC = r"""
 // Thread t < 32 tests l[w] > 0 for w = 0..3 in turn; l[2] and l[3] are > 0.
-template <bool STORE, bool SYM>
+template <bool STORE, bool SYM, int STEP>
 __device__ __forceinline__ void body(float* out, int base)
 {
     __shared__ __align__(16) float l[4];
@@ -20,7 +20,8 @@ __device__ __forceinline__ void body(float* out, int base)
     if (t < 4) l[t] = t - 1.5f;
     for (int w = 0; w < 4; ++w) o[w][t] = w;
     __syncthreads();
-    const float* lw = SYM ? l : l + base;   // base = 0 at run time: a register base, or the symbol
+    // base = 0 at run time: a register base (a known multiple of 16 bytes when STEP is 4), or the symbol
+    const float* lw = SYM ? l : l + STEP * base;
     float acc = 0.0f;
 #pragma unroll
     for (int w = 0; w < 4; ++w) {
@@ -31,9 +32,11 @@ __device__ __forceinline__ void body(float* out, int base)
     }
     out[t] = acc;
 }
-extern "C" __global__ void tests_reg(float* out, int base) { body<false, false>(out, base); }
-extern "C" __global__ void tests_sym(float* out, int base) { body<false, true>(out, base); }
-extern "C" __global__ void tests_store(float* out, int base) { body<true, false>(out, base); }
+extern "C" __global__ void tests_reg(float* out, int base) { body<false, false, 4>(out, base); }
+extern "C" __global__ void tests_sym(float* out, int base) { body<false, true, 4>(out, base); }
+extern "C" __global__ void tests_store(float* out, int base) { body<true, false, 4>(out, base); }
+// l + base is only known to be a multiple of 4 bytes: ptxas cannot use LDS.128 (exec/alignment.py)
+extern "C" __global__ void tests_unaligned(float* out, int base) { body<false, false, 1>(out, base); }
 """
 
 
@@ -42,7 +45,8 @@ def module():
     return sg.RawModule(code=SRC)
 
 
-@pytest.mark.parametrize("name, fused", [("tests_reg", True), ("tests_sym", True), ("tests_store", False)])
+@pytest.mark.parametrize("name, fused", [("tests_reg", True), ("tests_sym", True), ("tests_store", False),
+                                         ("tests_unaligned", False)])
 @pytest.mark.parametrize("engine", ["fast", "reference"])
 def test_loads_of_a_chain_of_tests_fuse_into_one_lds128(module, name, fused, engine):
     counts = {}
@@ -64,3 +68,35 @@ def test_paged_decode_merge_loop_matches_the_h200():
     m = rep.metrics
     assert m["smsp__sass_inst_executed_op_shared_ld.sum"] == 320  # H200 (validation/h200_2026-11-29.json)
     assert m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] == 384  # H200
+
+
+STORES = r"""
+// each thread writes two neighbouring words (s[2t], s[2t + 1]: STS.64 on the H200, bitonic_sort_1024
+// in validation/typical) or s[t], s[t + 32] (two STS); then reads s[t] and s[t + 1] (LDS + LDS: s + 4t
+// is not known to be 8-byte aligned, reduce_tree_atomic there) or s[2t], s[2t + 1] (LDS.64)
+extern "C" __global__ void pairs(float* out, int mode)
+{
+    __shared__ float s[128];
+    const int t = threadIdx.x;
+    if (mode == 0) { s[2 * t] = t; s[2 * t + 1] = -t; }
+    else { s[t] = t; s[t + 32] = -t; s[t + 64] = 0.f; s[t + 96] = 0.f; }
+    __syncthreads();
+    out[t] = mode == 0 ? s[2 * t] + s[2 * t + 1] : s[t] + s[t + 1];
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_store_pairs_fuse_only_where_aligned(engine):
+    mod = sg.RawModule(code=STORES)
+    got = {}
+    for mode in (0, 1):
+        out = sg.zeros(32, dtype=np.float32)
+        rep = mod.get_function("pairs")((1,), (32,), (out, np.int32(mode)), timing=False, engine=engine)
+        t = np.arange(32, dtype=np.float32)
+        want = np.zeros(32, np.float32) if mode == 0 else np.where(t < 31, 2 * t + 1, 31).astype(np.float32)
+        np.testing.assert_array_equal(out.get(), want)
+        m = rep.metrics
+        got[mode] = (m["smsp__sass_inst_executed_op_shared_st.sum"], m["smsp__sass_inst_executed_op_shared_ld.sum"])
+    assert got[0] == (1, 1)  # one STS.64, one LDS.64
+    assert got[1] == (4, 2)  # four STS, two LDS
