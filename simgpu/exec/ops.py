@@ -980,7 +980,7 @@ def _build_cp_async(ins, link, o: Operands):
         da = np.broadcast_to(np.asarray(dst_addr(ctx, ws), np.uint64), m.shape)
         valid_bytes = np.broadcast_to(np.asarray(src_size(ctx, ws)).astype(np.int64), m.shape)
         vals = ctx.mem_read("global", ins, ws, m, sa, chunk, n, valid_bytes=valid_bytes)
-        ctx.mem_write("shared", ins, ws, m, da, chunk, vals)
+        ctx.mem_write("shared", ins, ws, m, da, chunk, vals, op="ldgsts")
     return f
 
 

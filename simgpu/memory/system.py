@@ -304,8 +304,10 @@ class MemorySystem:
         }, space=space, op=op)
 
     def shared_access(self, op: str, pc: int, addr, mask, size: int) -> None:
-        if op not in ("ld", "st", "atom"):
-            raise ValueError(f"shared op must be ld, st or atom, got {op!r}")
+        """op ld, st, atom, or ldgsts (a cp.async's shared write: in the shared wavefront total, not
+        in op_st: the H200 counted none there for gemm_cp_async in validation/typical)."""
+        if op not in ("ld", "st", "atom", "ldgsts"):
+            raise ValueError(f"shared op must be ld, st, atom or ldgsts, got {op!r}")
         addr = np.asarray(addr)
         mask = np.asarray(mask, dtype=np.bool_)
         if addr.ndim == 1:

@@ -337,4 +337,6 @@ def _instruction_metrics(stats) -> dict[str, float]:
     for space in ("global", "shared", "local", "generic"):
         for op in ("ld", "st", "atom", "red"):
             m[f"smsp__sass_inst_executed_op_{space}_{op}.sum"] = float(stats.by_class.get(f"{space}_{op}", 0))
+    # cp.async copies (LDGSTS): neither global loads nor shared stores to ncu
+    m["smsp__sass_inst_executed_op_ldgsts.sum"] = float(stats.by_class.get("ldgsts", 0))
     return m

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
-from simgpu.frontend.ptx.ast import Addr, Reg, Special, Sym, Vec
+from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 from simgpu.timing.config import TimingConfig
 
 # pipes (per sub-partition issue resources)
@@ -125,6 +125,10 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
         return K_EXIT, P_BRANCH, 0, cfg.ii_branch, SB_WAIT
     if kind in (BRA, CALL, TRAP):
         return K_BRANCH, P_BRANCH, cfg.lat_branch, cfg.ii_branch, SB_WAIT
+    if mem_class == "ldgsts":
+        # cp.async: a global load whose data goes to shared memory, so its L1 misses merge in time
+        # like any load's; build_static ties it to cp.async.wait_group through two pseudo registers
+        return K_GLD, P_LSU, cfg.lat_l1_hit, 1, SB_LONG
     if mem_class is not None:
         space, _, what = mem_class.partition("_")
         if space == "param":
@@ -197,6 +201,13 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
     src = np.full((n, MAX_SRC), -1, np.int32)
     dst = np.full((n, MAX_DST), -1, np.int32)
     get = _reg_index(lk)
+    # Two pseudo registers past the kernel's (replay.py): NEWEST_GROUP, when the copies since the
+    # last cp.async.commit_group are done (each copy raises it, with no write-after-write wait), and
+    # OLDER_GROUPS, when every committed group is (commit_group folds NEWEST_GROUP into it).
+    # cp.async.wait_group N > 0 waits for OLDER_GROUPS (N > 1 as if 1: a little too long), wait_all
+    # and wait_group 0 for both.
+    n_regs = max(1, lk.num_regs) + 2
+    newest, older = n_regs - 2, n_regs - 1
     for pc, ins in enumerate(lk.instructions):
         k, p, l, i, s = classify(ins, int(lk.kinds[pc]), lk.mem_class[pc], cfg)
         if k == K_FREE and not cfg.fold_free_ops:
@@ -216,13 +227,20 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
             sregs.append(get(pc, ins.guard))
         if ins.opcode in ("atom",) and not dregs:
             pass
+        if lk.mem_class[pc] == "ldgsts":
+            dregs.append(newest)
+        elif ins.opcode == "cp" and ins.mods[:2] == ("async", "commit_group"):
+            dregs.append(older)
+        elif ins.opcode == "cp" and ins.mods[:2] in (("async", "wait_group"), ("async", "wait_all")):
+            n_newer = int(ops[0].value) if ops and isinstance(ops[0], Imm) and isinstance(ops[0].value, int) else 0
+            sregs += [older] if n_newer > 0 else [newest, older]
         sregs = [r for r in dict.fromkeys(sregs) if r >= 0][:MAX_SRC]
         dregs = [r for r in dict.fromkeys(dregs) if r >= 0][:MAX_DST]
         src[pc, :len(sregs)] = sregs
         dst[pc, :len(dregs)] = dregs
     readonly = np.array([k == K_GLD and (ins.opcode in ("ldu", "tex", "tld4") or "nc" in ins.mods)
                          for k, ins in zip(kind, lk.instructions)], bool)
-    return StaticTable(kind, pipe, lat, ii, sb, src, dst, max(1, lk.num_regs), readonly)
+    return StaticTable(kind, pipe, lat, ii, sb, src, dst, n_regs, readonly)
 
 
 # ------------------------------------------------------------------------------------------------

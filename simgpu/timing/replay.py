@@ -130,17 +130,23 @@ def _operands_ready(gs, pc, zs, src, dst, reg_st):
     """When the warp in slot gs can issue pc as far as its own state goes: its ready time, raised by
     every source or destination register still in flight; and why it waits (the last raise).
     reg_st[gs, reg]: the register's ready cycle << 2 | its scoreboard class (SB_*)."""
-    r, reason = _regs_ready(gs, src, pc, MAX_SRC, reg_st, np.int64(zs[gs, F_READY]), np.int64(zs[gs, F_RREASON]))
-    return _regs_ready(gs, dst, pc, MAX_DST, reg_st, r, reason)
+    r, reason = _regs_ready(gs, src, pc, MAX_SRC, reg_st, np.int64(zs[gs, F_READY]), np.int64(zs[gs, F_RREASON]),
+                            reg_st.shape[1])
+    # the last two registers are cp.async's group pseudo registers (isa.build_static): no
+    # write-after-write wait on them
+    return _regs_ready(gs, dst, pc, MAX_DST, reg_st, r, reason, reg_st.shape[1] - 2)
 
 
 @njit(cache=True, inline="always")
-def _regs_ready(gs, regs, pc, n, reg_st, r, reason):
-    """(r, reason) raised by each of the first n registers of regs[pc] (-1 ends the list) still in flight."""
+def _regs_ready(gs, regs, pc, n, reg_st, r, reason, limit):
+    """(r, reason) raised by each of the first n registers of regs[pc] (-1 ends the list) still in
+    flight, those from `limit` on left out."""
     for j in range(n):
         reg = regs[pc, j]
         if reg < 0:
             break
+        if reg >= limit:
+            continue
         v = reg_st[gs, reg]
         rt = np.int64(v >> 2)
         if rt > r:
@@ -539,7 +545,16 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                     reg = dst[pc, j]
                     if reg < 0:
                         break
-                    reg_st[gs, reg] = (done_t << 2) | sb[pc]
+                    if reg == n_regs - 2:  # a cp.async copy: its group is done when its last copy is
+                        v = (done_t << 2) | sb[pc]
+                        if v > reg_st[gs, reg]:
+                            reg_st[gs, reg] = v
+                    elif reg == n_regs - 1:  # cp.async.commit_group: the group joins the older ones
+                        if reg_st[gs, reg - 1] > reg_st[gs, reg]:
+                            reg_st[gs, reg] = reg_st[gs, reg - 1]
+                        reg_st[gs, reg - 1] = 0
+                    else:
+                        reg_st[gs, reg] = (done_t << 2) | sb[pc]
                 if done_t > T_MAX:
                     raise OverflowError("replay: a cycle past T_MAX = 2**29 - 1")
                 if is_mem and done_t > zs[gs, F_MEMDONE]:
