@@ -32,6 +32,30 @@ extern "C" __global__ void pair_read(const float* buf, int a, int b, int off_a, 
     out[s * 256 + threadIdx.x] = acc;
 }
 
+// Like pair_read, but with `stride` floats between a warp's lanes (8: 8 lines of 4 sectors a request;
+// 32: 32 lines of 1 sector, as in col_major_read), and every SM at work when crowd is set: SMs 2k and
+// 2k+1 (one TPC) share a region, so full merging halves the L2 reads.
+extern "C" __global__ void shape_read(const float* buf, int a, int b, int stride, int off_b, int crowd,
+                                      unsigned* sync, float* out)
+{
+    unsigned s = smid();
+    bool mine = crowd ? true : (s == (unsigned)a || s == (unsigned)b);
+    if (!mine) return;
+    unsigned n = crowd ? gridDim.x : 2u;
+    if (threadIdx.x == 0) {
+        atomicAdd(sync, 1u);
+        while (atomicAdd(sync, 0u) < n) {}
+    }
+    __syncthreads();
+    int region = crowd ? (int)(s >> 1) : 0;
+    int off = (crowd ? (s & 1) : s == (unsigned)b) ? off_b : 0;
+    const float* r = buf + (size_t)region * 2048 * 32;
+    float acc = 0.f;
+#pragma unroll
+    for (int i = 0; i < 8; ++i) acc += r[(i * 256 + threadIdx.x) * stride + off];
+    out[s * 256 + threadIdx.x] = acc;
+}
+
 extern "C" __global__ void pending(const float* buf, int off1, float* out)
 {
     int w = threadIdx.x >> 5, l = threadIdx.x & 31;
@@ -48,6 +72,9 @@ int main()
     float *buf, *out;
     unsigned* sync;
     cudaMalloc(&buf, n * sizeof(float));
+    float* big;  // 66 regions of 2,048 x 32 floats (256 KB each)
+    cudaMalloc(&big, (size_t)66 * 2048 * 32 * sizeof(float));
+    cudaMemset(big, 0, (size_t)66 * 2048 * 32 * sizeof(float));
     cudaMalloc(&out, 132 * 256 * sizeof(float));
     cudaMalloc(&sync, sizeof(unsigned));
     cudaMemset(buf, 0, n * sizeof(float));
@@ -61,6 +88,15 @@ int main()
         pair_read<<<132, 256, smem>>>(buf, c[0], c[1], c[2], c[3], sync, out);
         cudaDeviceSynchronize();
         printf("pair_read sm %d,%d words %d,%d: %s\n", c[0], c[1], c[2], c[3], cudaGetErrorString(cudaGetLastError()));
+    }
+    cudaFuncSetAttribute(shape_read, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    // (stride, word of the second SM, crowd)
+    const int shapes[][3] = {{8, 0, 0}, {32, 0, 0}, {32, 1, 0}, {8, 0, 1}, {8, 1, 1}, {32, 0, 1}, {32, 1, 1}};
+    for (auto& c : shapes) {
+        cudaMemset(sync, 0, sizeof(unsigned));
+        shape_read<<<132, 256, smem>>>(big, 2, 3, c[0], c[1], c[2], sync, out);
+        cudaDeviceSynchronize();
+        printf("shape_read stride %d word %d crowd %d: %s\n", c[0], c[1], c[2], cudaGetErrorString(cudaGetLastError()));
     }
     for (int off1 : {0, 1, 7}) {
         pending<<<1, 64>>>(buf, off1, out);
