@@ -11,6 +11,7 @@
 //
 // Profile with ncu (lts__t_sectors_srcunit_tex_op_read.sum, L1 lookup hits); run.sh does it.
 #include <cstdio>
+#include <vector>
 #include <cuda_runtime.h>
 
 __device__ __forceinline__ unsigned smid() { unsigned r; asm volatile("mov.u32 %0, %%smid;" : "=r"(r)); return r; }
@@ -56,6 +57,27 @@ extern "C" __global__ void shape_read(const float* buf, int a, int b, int stride
     out[s * 256 + threadIdx.x] = acc;
 }
 
+// Every SM with region_of_sm[smid] >= 0 reads that region (2,048 sectors, `stride` floats between
+// lanes) after a barrier of all of them: which SMs share a region is up to the host (below: TPC
+// partners, or SMs of one GPC on different TPCs).
+extern "C" __global__ void table_read(const float* buf, const int* __restrict__ region_of_sm, int stride,
+                                      unsigned n_active, unsigned* sync, float* out)
+{
+    unsigned s = smid();
+    int region = region_of_sm[s];
+    if (region < 0) return;
+    if (threadIdx.x == 0) {
+        atomicAdd(sync, 1u);
+        while (atomicAdd(sync, 0u) < n_active) {}
+    }
+    __syncthreads();
+    const float* r = buf + (size_t)region * 2048 * 32;
+    float acc = 0.f;
+#pragma unroll
+    for (int i = 0; i < 8; ++i) acc += r[(i * 256 + threadIdx.x) * stride];
+    out[s * 256 + threadIdx.x] = acc;
+}
+
 extern "C" __global__ void pending(const float* buf, int off1, float* out)
 {
     int w = threadIdx.x >> 5, l = threadIdx.x & 31;
@@ -72,9 +94,9 @@ int main()
     float *buf, *out;
     unsigned* sync;
     cudaMalloc(&buf, n * sizeof(float));
-    float* big;  // 66 regions of 2,048 x 32 floats (256 KB each)
-    cudaMalloc(&big, (size_t)66 * 2048 * 32 * sizeof(float));
-    cudaMemset(big, 0, (size_t)66 * 2048 * 32 * sizeof(float));
+    float* big;  // 132 regions of 2,048 x 32 floats (256 KB each)
+    cudaMalloc(&big, (size_t)132 * 2048 * 32 * sizeof(float));
+    cudaMemset(big, 0, (size_t)132 * 2048 * 32 * sizeof(float));
     cudaMalloc(&out, 132 * 256 * sizeof(float));
     cudaMalloc(&sync, sizeof(unsigned));
     cudaMemset(buf, 0, n * sizeof(float));
@@ -97,6 +119,46 @@ int main()
         shape_read<<<132, 256, smem>>>(big, 2, 3, c[0], c[1], c[2], sync, out);
         cudaDeviceSynchronize();
         printf("shape_read stride %d word %d crowd %d: %s\n", c[0], c[1], c[2], cudaGetErrorString(cudaGetLastError()));
+    }
+    // GPCs as memory/topology.py H200_GPCS lists them (SM ids, TPC partners side by side)
+    static const std::vector<std::vector<int>> gpcs = {
+        {0, 1, 16, 17, 32, 33, 48, 49},
+        {2, 3, 18, 19, 34, 35, 50, 51, 64, 65, 78, 79, 92, 93, 106, 107},
+        {4, 5, 20, 21, 36, 37, 52, 53, 66, 67, 80, 81, 94, 95, 108, 109},
+        {6, 7, 22, 23, 38, 39, 54, 55, 68, 69, 82, 83, 96, 97, 110, 111},
+        {8, 9, 24, 25, 40, 41, 56, 57, 70, 71, 84, 85, 98, 99, 112, 113},
+        {10, 11, 26, 27, 42, 43, 58, 59, 72, 73, 86, 87, 100, 101, 114, 115},
+        {12, 13, 28, 29, 44, 45, 60, 61, 74, 75, 88, 89, 102, 103, 116, 117, 120, 121},
+        {14, 15, 30, 31, 46, 47, 62, 63, 76, 77, 90, 91, 104, 105, 118, 119, 122, 123}};
+    int* table;
+    cudaMalloc(&table, 132 * sizeof(int));
+    cudaFuncSetAttribute(table_read, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
+    // layouts: 0 TPC partners share; 1 SMs two apart in a GPC's list (other TPC) share; 2 four SMs of
+    // two TPCs share; 3 as 1 but only GPC 1 at work; 4 every SM its own region (no sharing)
+    for (int layout = 0; layout < 5; ++layout) {
+        for (int stride : {8, 32}) {
+            std::vector<int> h(132, -1);
+            int region = 0;
+            unsigned n_active = 0;
+            for (size_t g = 0; g < gpcs.size(); ++g) {
+                if (layout == 3 && g != 1) continue;
+                const auto& v = gpcs[g];
+                for (size_t i = 0; i + 3 < v.size(); i += 4) {
+                    int a = v[i], b = v[i + 1], c = v[i + 2], d = v[i + 3];
+                    if (layout == 0) { h[a] = h[b] = region++; h[c] = h[d] = region++; }
+                    else if (layout == 1 || layout == 3) { h[a] = h[c] = region++; h[b] = h[d] = region++; }
+                    else if (layout == 2) { h[a] = h[b] = h[c] = h[d] = region++; }
+                    else { h[a] = region++; h[b] = region++; h[c] = region++; h[d] = region++; }
+                    n_active += 4;
+                }
+            }
+            cudaMemcpy(table, h.data(), 132 * sizeof(int), cudaMemcpyHostToDevice);
+            cudaMemset(sync, 0, sizeof(unsigned));
+            table_read<<<132, 256, smem>>>(big, table, stride, n_active, sync, out);
+            cudaDeviceSynchronize();
+            printf("table_read layout %d stride %d: %u SMs, %d regions: %s\n", layout, stride, n_active, region,
+                   cudaGetErrorString(cudaGetLastError()));
+        }
     }
     for (int off1 : {0, 1, 7}) {
         pending<<<1, 64>>>(buf, off1, out);
