@@ -71,10 +71,10 @@ extern "C" __global__ void table_read(const float* buf, const int* __restrict__ 
         while (atomicAdd(sync, 0u) < n_active) {}
     }
     __syncthreads();
-    const float* r = buf + (size_t)region * 2048 * 32;
+    const float* r = buf + (size_t)region * 2048 * stride;
     float acc = 0.f;
 #pragma unroll
-    for (int i = 0; i < 8; ++i) acc += r[(i * 256 + threadIdx.x) * stride];
+    for (int i = 0; i < 8; ++i) acc += r[(size_t)(i * 256 + threadIdx.x) * stride];
     out[s * 256 + threadIdx.x] = acc;
 }
 
@@ -135,8 +135,12 @@ int main()
     cudaFuncSetAttribute(table_read, cudaFuncAttributeMaxDynamicSharedMemorySize, smem);
     // layouts: 0 TPC partners share; 1 SMs two apart in a GPC's list (other TPC) share; 2 four SMs of
     // two TPCs share; 3 as 1 but only GPC 1 at work; 4 every SM its own region (no sharing)
+    float* pages;  // room for 60 regions of 2,048 lines 4 KB + 128 B apart
+    cudaMalloc(&pages, (size_t)60 * 2048 * 1056 * sizeof(float));
+    cudaMemset(pages, 0, (size_t)60 * 2048 * 1056 * sizeof(float));
     for (int layout = 0; layout < 5; ++layout) {
-        for (int stride : {8, 32}) {
+        for (int stride : {8, 32, 1024, 1056}) {
+            if (stride > 32 && layout != 0 && layout != 4) continue;
             std::vector<int> h(132, -1);
             int region = 0;
             unsigned n_active = 0;
@@ -154,7 +158,8 @@ int main()
             }
             cudaMemcpy(table, h.data(), 132 * sizeof(int), cudaMemcpyHostToDevice);
             cudaMemset(sync, 0, sizeof(unsigned));
-            table_read<<<132, 256, smem>>>(big, table, stride, n_active, sync, out);
+            if (stride > 32 && region > 60) continue;  // layout 4 has 120 regions: no room
+            table_read<<<132, 256, smem>>>(stride > 32 ? pages : big, table, stride, n_active, sync, out);
             cudaDeviceSynchronize();
             printf("table_read layout %d stride %d: %u SMs, %d regions: %s\n", layout, stride, n_active, region,
                    cudaGetErrorString(cudaGetLastError()));
