@@ -53,9 +53,16 @@ class MemoryConfig:
     shared_carveouts_kb: tuple[int, ...] = (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)
     # [H200] 1 KB reserved per CTA ([CALIB] launch__shared_mem_per_block_driver = 1024)
     shared_reserved_per_cta: int = 1 * KB
-    # Assumed: associativity and replacement are not documented; 16-way LRU. The number of sets is
+    # Associativity and replacement are not documented; LRU is assumed. The number of sets is
     # capacity_lines // l1_ways, so a larger shared carveout removes sets (index = line % sets).
-    l1_ways: int = 16
+    # 64 ways, from three H200 facts: 240 KB read twice by one CTA all hits the second time, and so
+    # do 64 lines 32 KB or 4 KB apart (benchmarks/microbench/sass_probes, reread, reread_strided);
+    # 1,024 lines 8 KB apart, each read 8 times (validation/typical2 matvec_ldg4), hit 87.55 %, the
+    # most they can. With 16 ways (124 sets in a 248 KB L1) that last pattern used 31 sets, 496 lines,
+    # and hit 0.75 %; with 64 ways (31 sets, an odd number) strides of any power of two use every
+    # set, and contiguous data still fills them evenly. An XOR-folded set index instead fixed
+    # matvec_ldg4 but lost 544 of 7,680 hits in `reread` (uneven sets near capacity).
+    l1_ways: int = 64
     # L1 policies (Hopper): global loads allocate in L1 (default ld.ca-like caching on sm_70+,
     # [CALIB] gemm_naive shows 87.5 % L1 hits); global stores are write-through (Volta/Turing tuning
     # guides: "L1 can cache write operations (write-through)") and allocate the line in L1; a store
