@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Device run: the typical suite through `simgpu compare` (simulated, CuPy, ncu), plus the SASS that
-# nvcc makes of kernels.cu, into $OUT (default: results/ here).
+# Device run: a suite folder (default: this one; validation/typical2 too) through `simgpu compare`
+# (simulated, CuPy, ncu), plus the SASS that nvcc makes of its kernels.cu, into $OUT (default:
+# results/ in the suite folder).   bash validation/typical/run.sh [SUITE_FOLDER]
 set -u
-HERE=$(cd "$(dirname "$0")" && pwd)
-ROOT=$(cd "$HERE/../.." && pwd)
+HERE=$(cd "${1:-$(dirname "$0")}" && pwd)
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$HERE/results}
 mkdir -p "$OUT"
 nvidia-smi -L > "$OUT/gpu.txt" 2>&1
