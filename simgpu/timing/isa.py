@@ -201,13 +201,13 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
     src = np.full((n, MAX_SRC), -1, np.int32)
     dst = np.full((n, MAX_DST), -1, np.int32)
     get = _reg_index(lk)
-    # Two pseudo registers past the kernel's (replay.py): NEWEST_GROUP, when the copies since the
-    # last cp.async.commit_group are done (each copy raises it, with no write-after-write wait), and
-    # OLDER_GROUPS, when every committed group is (commit_group folds NEWEST_GROUP into it).
-    # cp.async.wait_group N > 0 waits for OLDER_GROUPS (N > 1 as if 1: a little too long), wait_all
-    # and wait_group 0 for both.
-    n_regs = max(1, lk.num_regs) + 2
-    newest, older = n_regs - 2, n_regs - 1
+    # Three pseudo registers past the kernel's (replay.py): UNCOMMITTED, when the copies since the
+    # last cp.async.commit_group are done (each copy raises it, with no write-after-write wait);
+    # LAST, when the most recently committed group is; OLDER, when every group committed before it
+    # is. commit_group folds LAST into OLDER and UNCOMMITTED into LAST. cp.async.wait_group N > 0
+    # waits for OLDER (N > 1 as if 1: a little too long), wait_all and wait_group 0 for all three.
+    n_regs = max(1, lk.num_regs) + 3
+    uncommitted, last, older = n_regs - 3, n_regs - 2, n_regs - 1
     for pc, ins in enumerate(lk.instructions):
         k, p, l, i, s = classify(ins, int(lk.kinds[pc]), lk.mem_class[pc], cfg)
         if k == K_FREE and not cfg.fold_free_ops:
@@ -228,12 +228,12 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
         if ins.opcode in ("atom",) and not dregs:
             pass
         if lk.mem_class[pc] == "ldgsts":
-            dregs.append(newest)
+            dregs.append(uncommitted)
         elif ins.opcode == "cp" and ins.mods[:2] == ("async", "commit_group"):
             dregs.append(older)
         elif ins.opcode == "cp" and ins.mods[:2] in (("async", "wait_group"), ("async", "wait_all")):
             n_newer = int(ops[0].value) if ops and isinstance(ops[0], Imm) and isinstance(ops[0].value, int) else 0
-            sregs += [older] if n_newer > 0 else [newest, older]
+            sregs += [older] if n_newer > 0 else [uncommitted, last, older]
         sregs = [r for r in dict.fromkeys(sregs) if r >= 0][:MAX_SRC]
         dregs = [r for r in dict.fromkeys(dregs) if r >= 0][:MAX_DST]
         src[pc, :len(sregs)] = sregs

@@ -132,9 +132,9 @@ def _operands_ready(gs, pc, zs, src, dst, reg_st):
     reg_st[gs, reg]: the register's ready cycle << 2 | its scoreboard class (SB_*)."""
     r, reason = _regs_ready(gs, src, pc, MAX_SRC, reg_st, np.int64(zs[gs, F_READY]), np.int64(zs[gs, F_RREASON]),
                             reg_st.shape[1])
-    # the last two registers are cp.async's group pseudo registers (isa.build_static): no
+    # the last three registers are cp.async's group pseudo registers (isa.build_static): no
     # write-after-write wait on them
-    return _regs_ready(gs, dst, pc, MAX_DST, reg_st, r, reason, reg_st.shape[1] - 2)
+    return _regs_ready(gs, dst, pc, MAX_DST, reg_st, r, reason, reg_st.shape[1] - 3)
 
 
 @njit(cache=True, inline="always")
@@ -545,14 +545,15 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                     reg = dst[pc, j]
                     if reg < 0:
                         break
-                    if reg == n_regs - 2:  # a cp.async copy: its group is done when its last copy is
+                    if reg == n_regs - 3:  # a cp.async copy: its group is done when its last copy is
                         v = (done_t << 2) | sb[pc]
                         if v > reg_st[gs, reg]:
                             reg_st[gs, reg] = v
-                    elif reg == n_regs - 1:  # cp.async.commit_group: the group joins the older ones
-                        if reg_st[gs, reg - 1] > reg_st[gs, reg]:
-                            reg_st[gs, reg] = reg_st[gs, reg - 1]
-                        reg_st[gs, reg - 1] = 0
+                    elif reg == n_regs - 1:  # cp.async.commit_group: the last group joins the older
+                        if reg_st[gs, reg - 1] > reg_st[gs, reg]:  # ones, the uncommitted copies
+                            reg_st[gs, reg] = reg_st[gs, reg - 1]  # become the last group
+                        reg_st[gs, reg - 1] = reg_st[gs, reg - 2]
+                        reg_st[gs, reg - 2] = 0
                     else:
                         reg_st[gs, reg] = (done_t << 2) | sb[pc]
                 if done_t > T_MAX:

@@ -73,8 +73,11 @@ def test_fused_shared_accesses_and_cp_async(report):
     assert ld.simulated == ld.real == 51_200  # s[t], s[t + 1]: two LDS, not provably 8-byte aligned
     assert metric("gemm_cp_async", "smsp__sass_inst_executed_op_ldgsts.sum").simulated == 65_536
     assert metric("gemm_cp_async", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum").simulated == 0
-    l2 = metric("gemm_cp_async", "lts__t_sectors_srcunit_tex_op_read.sum")
-    assert abs(l2.simulated / l2.real - 1) < 0.05  # merged in time like any load (was -34 %)
+    # a global load in the replay, and wait_group 1 waits for all but the newest group: the
+    # double-buffered pipeline takes as long as on the H200 (8.4 us; waiting for every group, 13.8)
+    case = next(c for c in report.cases if c.name == "gemm_cp_async")
+    t = case.launches[0].timing
+    assert abs(t.simulated_ns / t.ncu_ns_median - 1) < 0.10
 
 
 @pytest.fixture(scope="module")
