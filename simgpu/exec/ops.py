@@ -1010,7 +1010,10 @@ BUILDERS.update({
 def build(ins: Instruction, link) -> Exec:
     """The closure that executes `ins`, or UnsupportedInstructionError naming opcode, kernel, line."""
     if ins.opcode in _NOOPS or (ins.opcode == "cp" and ins.mods[:1] == ("async",) and len(ins.mods) > 1
-                                and ins.mods[1] in ("commit_group", "wait_group", "wait_all")):
+                                and ins.mods[1] in ("commit_group", "wait_group", "wait_all")) \
+            or (ins.opcode == "bar" and "warp" in ins.mods):
+        # bar.warp.sync (__syncwarp): the lanes of a warp that reach it run together here already,
+        # and memory is sequentially consistent, so it has nothing left to do
         return lambda ctx, ws, m: None
     if ins.opcode == "cp" and ins.mods[:1] == ("async",):
         return _build_cp_async(ins, link, Operands(ins, link))

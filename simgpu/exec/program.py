@@ -294,7 +294,7 @@ class _Linker:
                     kinds[pc] = TRAP
                     if ins.guard is None:
                         terms.add(pc)
-                elif op in ("bar", "barrier"):
+                elif op in ("bar", "barrier") and "warp" not in ins.mods:  # bar.warp.sync: a no-op (ops.build)
                     kinds[pc] = BAR
                     barriers[pc] = self.barrier(ins)
                 else:
