@@ -353,12 +353,47 @@ def _build_mad(ins, link, o: Operands):
             r = (p + np.asarray(c(ctx, ws)).astype(np.int64)) & 0xFFFFFFFF
             d(ctx, ws, m, np.asarray(r).astype(np.uint32).view(npdt))
         return f24
+    if "cc" in mods or ins.opcode == "madc":
+        return _mad_carry(ins, a, b, c, d, t, o)
     if "hi" in mods:
         return lambda ctx, ws, m: d(ctx, ws, m, alu.mul_hi(a(ctx, ws), b(ctx, ws), t) + np.asarray(c(ctx, ws), npdt))
-    if "cc" in mods or "sat" in mods:
+    if "sat" in mods:
         raise o.error(f"{ins.full_opcode} is not supported")
     return lambda ctx, ws, m: d(ctx, ws, m, np.asarray(a(ctx, ws), npdt) * np.asarray(b(ctx, ws), npdt)
                                + np.asarray(c(ctx, ws), npdt))
+
+
+def _mad_carry(ins, a, b, c, d, t: str, o: Operands):
+    """mad{.lo,.hi}.cc and madc{.lo,.hi}{.cc} on integers: the low or high half of a * b, plus c,
+    plus the carry flag for madc; .cc writes the carry out (extended-precision multiplication:
+    CUDA's double-precision sin/cos argument reduction uses them)."""
+    mods = ins.mods
+    if is_float(t) or "sat" in mods:
+        raise o.error(f"{ins.full_opcode} is not supported")
+    bits = type_bits(t)
+    npdt = TYPE_INFO[t][0]
+    mask = (1 << bits) - 1
+    hi = "hi" in mods
+    carry_in = ins.opcode == "madc"
+    carry_out = "cc" in mods
+
+    def f(ctx, ws, m):
+        x = np.broadcast_to(np.asarray(a(ctx, ws), npdt), m.shape)
+        y = np.broadcast_to(np.asarray(b(ctx, ws), npdt), m.shape)
+        z = np.broadcast_to(np.asarray(c(ctx, ws), npdt), m.shape)
+        cin = np.broadcast_to(ctx.get_carry(ws), m.shape) if carry_in else np.zeros(m.shape, np.uint8)
+        out = np.zeros(m.shape, np.uint64)
+        cout = np.zeros(m.shape, bool)
+        for idx in zip(*np.nonzero(m)):  # Python integers: exact 128-bit products for 64-bit types
+            p = int(x[idx]) * int(y[idx])
+            half = (p >> bits) & mask if hi else p & mask
+            r = half + (int(z[idx]) & mask) + int(cin[idx])
+            out[idx] = r & mask
+            cout[idx] = r > mask
+        if carry_out:
+            ctx.set_carry(ws, m, cout)
+        d(ctx, ws, m, out.astype(np.uint64).view(np.int64).astype(npdt) if is_signed(t) else out.astype(npdt))
+    return f
 
 
 def _build_unary(ins, link, o: Operands):
@@ -992,7 +1027,7 @@ BUILDERS: dict[str, Callable] = {}
 for _n in ("add", "sub", "mul", "div", "rem", "min", "max", "and", "or", "xor", "shl", "shr", "copysign",
            "addc", "subc", "mul24"):
     BUILDERS[_n] = _build_binary
-for _n in ("mad", "fma", "mad24"):
+for _n in ("mad", "madc", "fma", "mad24"):
     BUILDERS[_n] = _build_mad
 for _n in ("neg", "abs", "not", "cnot", "popc", "clz", "brev", "bfind", "rcp", "sqrt", "rsqrt", "ex2", "lg2",
            "sin", "cos", "tanh", "testp"):

@@ -104,6 +104,11 @@ def default_include_dirs() -> tuple[str, ...]:
     for d in dirs:
         if os.path.isfile(os.path.join(d, "cuda_fp16.h")) and d not in found:
             found.append(d)
+            # CUDA 13 keeps libcu++ (<cuda/std/...>, which cooperative_groups.h includes) in
+            # include/cccl, and nvcc adds it by itself
+            cccl = os.path.join(d, "cccl")
+            if os.path.isdir(os.path.join(cccl, "cuda")):
+                found.append(cccl)
     return tuple(found)
 
 
