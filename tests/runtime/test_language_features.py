@@ -115,3 +115,32 @@ def test_cooperative_groups(engine):
     sg.RawModule(code=GROUPS).get_function("group_sums")((4,), (128,), (sg.asarray(a), o), engine=engine)
     np.testing.assert_allclose(o.get()[:16], a.reshape(16, 32).sum(1), rtol=1e-5)
     np.testing.assert_allclose(o.get()[64:68], a.reshape(4, 128).sum(1), rtol=1e-5)
+
+
+DYN = r"""
+extern "C" __global__ void dyn_after_static(const int* in, int* out)
+{   // 12 B of static shared memory, then the dynamic array: it starts at byte 16, not 12
+    extern __shared__ int dyn[];
+    __shared__ double total;
+    __shared__ int top;
+    int t = threadIdx.x;
+    if (t == 0) { total = 0.0; top = -1; }
+    __syncthreads();
+    dyn[t] = in[t];
+    atomicAdd(&total, (double)in[t]);
+    atomicMax(&top, in[t]);
+    __syncthreads();
+    out[t] = dyn[127 - t] + (t == 0 ? (int)total + top : 0);
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_dynamic_shared_memory_after_static_variables(engine):
+    x = np.arange(128, dtype=np.int32) * 3
+    out = sg.zeros(128, dtype=np.int32)
+    sg.RawModule(code=DYN).get_function("dyn_after_static")((1,), (128,), (sg.asarray(x), out), shared_mem=128 * 4,
+                                                             engine=engine)
+    want = x[::-1].copy()
+    want[0] += int(x.sum()) + int(x.max())
+    np.testing.assert_array_equal(out.get(), want)
