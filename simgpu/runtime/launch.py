@@ -58,6 +58,9 @@ def _argument_bytes(arg, p, where: str) -> bytes:
             raise LaunchError(f"{where}: a device array (a pointer, 8 bytes) was passed to a {size}-byte parameter")
         return int(arg.ptr).to_bytes(8, "little")
     if isinstance(arg, np.ndarray) and arg.ndim > 0:
+        if arg.dtype.kind == "V" and arg.size == 1 and size != 8:  # a struct meant by value
+            raise LaunchError(f"{where}: a NumPy array was passed to a {size}-byte struct parameter; pass the "
+                              "struct itself, a NumPy structured scalar such as x[0]")
         raise LaunchError(f"{where}: a NumPy array (host memory) was passed; kernels need device memory: "
                           "pass simgpu.asarray(x)")
     if hasattr(arg, "__cuda_array_interface__") or type(arg).__module__.startswith("cupy"):

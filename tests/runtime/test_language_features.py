@@ -144,3 +144,100 @@ def test_dynamic_shared_memory_after_static_variables(engine):
     want = x[::-1].copy()
     want[0] += int(x.sum()) + int(x.max())
     np.testing.assert_array_equal(out.get(), want)
+
+
+MORE = r"""struct Params { float w[16]; int n; float bias; };
+
+__device__ unsigned int retire_count = 0;
+__device__ float partial[64];
+
+extern "C" __global__ void fence_reduce(const float* in, float* out, int n)
+{   // the threadFenceReduction pattern: per-block partial sums, the last block to finish adds them
+    __shared__ float s[256];
+    __shared__ bool last;
+    int t = threadIdx.x;
+    float v = 0.f;
+    for (int i = blockIdx.x * 256 + t; i < n; i += gridDim.x * 256) v += in[i];
+    s[t] = v;
+    __syncthreads();
+    for (int k = 128; k > 0; k >>= 1) { if (t < k) s[t] += s[t + k]; __syncthreads(); }
+    if (t == 0) {
+        partial[blockIdx.x] = s[0];
+        __threadfence();
+        unsigned ticket = atomicInc(&retire_count, gridDim.x);
+        last = (ticket == gridDim.x - 1);
+    }
+    __syncthreads();
+    if (last && t == 0) {
+        float tot = 0.f;
+        for (int b = 0; b < gridDim.x; ++b) tot += partial[b];
+        out[0] = tot;
+        retire_count = 0;
+    }
+}
+
+extern "C" __global__ void struct_param(Params p, const float* x, float* y)
+{
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    if (t < p.n) y[t] = p.w[t & 15] * x[t] + p.bias;
+}
+
+extern "C" __global__ void bytes_shared(const unsigned char* in, unsigned char* out)
+{   // 1024 threads, byte-wide shared memory
+    __shared__ unsigned char s[1024];
+    int t = threadIdx.x;
+    s[t] = in[blockIdx.x * 1024 + t];
+    __syncthreads();
+    out[blockIdx.x * 1024 + t] = s[1023 - t] ^ s[t];
+}
+
+extern "C" __global__ void partial_mask_shfl(const int* in, int* out)
+{   // lanes 0..15 take a branch and shuffle among themselves with a 16-lane mask
+    int l = threadIdx.x & 31, v = in[threadIdx.x];
+    if (l < 16) v += __shfl_xor_sync(0x0000ffffu, v, 1);
+    out[threadIdx.x] = v;
+}
+
+extern "C" __global__ void big_grid_y(int* out)
+{
+    if (threadIdx.x == 0 && blockIdx.x == 0) atomicAdd(out, (int)blockIdx.y + 1);
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def more():
+    return sg.RawModule(code=MORE)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_last_block_reduction_with_device_globals(more, engine):
+    """CUDA's threadFenceReduction sample: __device__ variables, __threadfence, atomicInc; the last
+    block to retire adds the partial sums."""
+    x = np.random.default_rng(7).random(100_000).astype(np.float32)
+    out = sg.zeros(1, dtype=np.float32)
+    more.get_function("fence_reduce")((64,), (256,), (sg.asarray(x), out, np.int32(len(x))), engine=engine)
+    assert np.isclose(out.get()[0], x.astype(np.float64).sum(), rtol=1e-4)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_struct_by_value_bytes_and_partial_mask_shuffles(more, engine):
+    r = np.random.default_rng(8)
+    params = np.zeros(1, dtype=[("w", "<f4", 16), ("n", "<i4"), ("bias", "<f4")])
+    params["w"], params["n"], params["bias"] = np.arange(16), 1000, 0.5
+    xs = r.random(1000).astype(np.float32)
+    y = sg.zeros(1000, dtype=np.float32)
+    more.get_function("struct_param")((4,), (256,), (params[0], sg.asarray(xs), y), engine=engine)
+    np.testing.assert_allclose(y.get(), params["w"][0][np.arange(1000) & 15] * xs + 0.5, rtol=1e-6)
+    with pytest.raises(sg.LaunchError, match="structured scalar"):
+        more.get_function("struct_param")((4,), (256,), (params, sg.asarray(xs), y), engine=engine)
+    b = r.integers(0, 256, 4096, dtype=np.uint8)
+    ob = sg.zeros(4096, dtype=np.uint8)
+    more.get_function("bytes_shared")((4,), (1024,), (sg.asarray(b), ob), engine=engine)
+    bb = b.reshape(4, 1024)
+    np.testing.assert_array_equal(ob.get().reshape(4, 1024), bb[:, ::-1] ^ bb)
+    iv = np.arange(32, dtype=np.int32) * 5
+    oi = sg.zeros(32, dtype=np.int32)
+    more.get_function("partial_mask_shfl")((1,), (32,), (sg.asarray(iv), oi), engine=engine)
+    lane = np.arange(32)
+    np.testing.assert_array_equal(oi.get(), np.where(lane < 16, iv + iv[lane ^ 1], iv))
