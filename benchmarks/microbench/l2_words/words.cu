@@ -138,6 +138,29 @@ int main()
     float* pages;  // room for 60 regions of 2,048 lines 4 KB + 128 B apart
     cudaMalloc(&pages, (size_t)60 * 2048 * 1056 * sizeof(float));
     cudaMemset(pages, 0, (size_t)60 * 2048 * 1056 * sizeof(float));
+    // 5: per GPC, SMs 0 and 2 of its list share a region while every other SM of the GPC reads its
+    // own (noise); 6: the same pairs with nobody else at work
+    for (int layout = 5; layout < 7; ++layout) {
+        for (int stride : {8, 32}) {
+            std::vector<int> h(132, -1);
+            int region = 0;
+            unsigned n_active = 0;
+            for (size_t g = 0; g < gpcs.size(); ++g) {
+                const auto& v = gpcs[g];
+                h[v[0]] = h[v[2]] = region++;
+                n_active += 2;
+                if (layout == 5)
+                    for (size_t i = 1; i < v.size(); ++i)
+                        if (i != 2) { h[v[i]] = region++; ++n_active; }
+            }
+            cudaMemcpy(table, h.data(), 132 * sizeof(int), cudaMemcpyHostToDevice);
+            cudaMemset(sync, 0, sizeof(unsigned));
+            table_read<<<132, 256, smem>>>(big, table, stride, n_active, sync, out);
+            cudaDeviceSynchronize();
+            printf("table_read layout %d stride %d: %u SMs, %d regions: %s\n", layout, stride, n_active, region,
+                   cudaGetErrorString(cudaGetLastError()));
+        }
+    }
     for (int layout = 0; layout < 5; ++layout) {
         for (int stride : {8, 32, 1024, 1056}) {
             if (stride > 32 && layout != 0 && layout != 4) continue;
