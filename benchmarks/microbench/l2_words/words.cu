@@ -78,6 +78,24 @@ extern "C" __global__ void table_read(const float* buf, const int* __restrict__ 
     out[s * 256 + threadIdx.x] = acc;
 }
 
+// k CTAs per SM (dynamic shared memory limits it), no barrier: each CTA takes the next slot of its
+// SM and reads region (SM / 2) * k + slot, so the CTAs with the same slot on the two SMs of a TPC
+// share a region, as CTAs of a real launch that read the same data do, not in lock step.
+extern "C" __global__ void slot_read(const float* buf, unsigned* slots, int k, int stride, float* out)
+{
+    extern __shared__ float pad[];
+    __shared__ int slot;
+    unsigned s = smid();
+    if (threadIdx.x == 0) slot = (int)atomicAdd(&slots[s], 1u);
+    __syncthreads();
+    pad[threadIdx.x] = 0.f;
+    const float* r = buf + ((size_t)(s >> 1) * k + slot) * 2048 * stride;
+    float acc = pad[threadIdx.x ^ 1];
+#pragma unroll
+    for (int i = 0; i < 8; ++i) acc += r[(size_t)(i * 256 + threadIdx.x) * stride];
+    out[(blockIdx.x * 256 + threadIdx.x) & 65535] = acc;
+}
+
 extern "C" __global__ void pending(const float* buf, int off1, float* out)
 {
     int w = threadIdx.x >> 5, l = threadIdx.x & 31;
@@ -138,6 +156,22 @@ int main()
     float* pages;  // room for 60 regions of 2,048 lines 4 KB + 128 B apart
     cudaMalloc(&pages, (size_t)60 * 2048 * 1056 * sizeof(float));
     cudaMemset(pages, 0, (size_t)60 * 2048 * 1056 * sizeof(float));
+    float* slotbuf;  // 66 x 8 regions of 2,048 x 32 floats
+    cudaMalloc(&slotbuf, (size_t)66 * 8 * 2048 * 32 * sizeof(float));
+    cudaMemset(slotbuf, 0, (size_t)66 * 8 * 2048 * 32 * sizeof(float));
+    unsigned* slots;
+    cudaMalloc(&slots, 132 * sizeof(unsigned));
+    float* sink;
+    cudaMalloc(&sink, 65536 * sizeof(float));
+    for (int k : {1, 2, 4, 8}) {
+        cudaFuncSetAttribute(slot_read, cudaFuncAttributeMaxDynamicSharedMemorySize, 200 * 1024);
+        for (int stride : {8, 32}) {
+            cudaMemset(slots, 0, 132 * sizeof(unsigned));
+            slot_read<<<132 * k, 256, (200 / k) * 1024>>>(slotbuf, slots, k, stride, sink);
+            cudaDeviceSynchronize();
+            printf("slot_read k %d stride %d: %s\n", k, stride, cudaGetErrorString(cudaGetLastError()));
+        }
+    }
     // 5: per GPC, SMs 0 and 2 of its list share a region while every other SM of the GPC reads its
     // own (noise); 6: the same pairs with nobody else at work
     for (int layout = 5; layout < 7; ++layout) {
