@@ -294,14 +294,15 @@ class WaveContext:
                 self._account(sp, "ld", ws, mm, group[0], group[1])
 
     def account_write(self, space: str, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int,
-                      op: str = "st") -> None:
+                      op: str = "st", parts: list | None = None) -> None:
         """Count a store to global or shared memory (the fast engine moves the data itself); a member
         of an STS.64/128 group counts only once, at its leader, as one wide access. op "ldgsts": the
-        shared write of a cp.async, whose instruction its global read counted."""
+        shared write of a cp.async, whose instruction its global read counted. parts: the access
+        split by space (_spaces), if the caller has it already."""
         group = self._vector_group(space, m, addr) if op == "st" else None
         if op == "st" and (group is None or group[2]):
             self._count(m)
-        for sp, mm, a in self._spaces(space, m, addr):
+        for sp, mm, a in parts if parts is not None else self._spaces(space, m, addr):
             if group is None:
                 self._account(sp, op, ws, mm, a, size * count)
             elif group[2]:
@@ -333,11 +334,12 @@ class WaveContext:
 
     def mem_write(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int,
                   values: list[np.ndarray], op: str = "st") -> None:
-        for sp, mm, _ in self._spaces(space, m, addr):
+        parts = self._spaces(space, m, addr)
+        for sp, mm, _ in parts:
             if sp == "const":
                 raise KernelRuntimeError(f"store to read-only {sp} space ({self.where(ws, mm)})")
-        self.account_write(space, ws, m, addr, size, len(values), op)
-        for sp, mm, a in self._spaces(space, m, addr):
+        self.account_write(space, ws, m, addr, size, len(values), op, parts)
+        for sp, mm, a in parts:
             for e, v in enumerate(values):
                 ae = a + np.uint64(e * size)
                 vals = np.broadcast_to(v, mm.shape)[mm]

@@ -93,9 +93,17 @@ class LinkedKernel:
     def num_regs(self) -> int:
         return len(self.reg_names)
 
+    @property
+    def shared_dynamic_base(self) -> int:
+        """Where extern __shared__ (dynamic) memory starts: after the static variables, aligned."""
+        return _align(self.shared_static, DYNAMIC_SHARED_ALIGN)
+
     def where(self, pc: int) -> str:
         ins = self.instructions[pc]
         return f"kernel {self.name}, function {self.func_of_pc[pc]}, PTX line {ins.line}: {ins.text}"
+
+
+DYNAMIC_SHARED_ALIGN = 16  # extern __shared__ starts at a 16-byte boundary
 
 
 def _align(x: int, a: int) -> int:
@@ -195,7 +203,7 @@ class _Linker:
             self.shared[v.name] = offset
             offset += v.size
         shared_static = offset
-        dyn_base = _align(shared_static, 16)
+        dyn_base = _align(shared_static, DYNAMIC_SHARED_ALIGN)
         for v in externs:
             self.shared[v.name] = dyn_base
         # kernel params

@@ -233,9 +233,9 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
     if recorder is not None:
         recorder.heap_bases = np.asarray(dev.heap.bases, np.int64)
     engine_cls = _engine_class(engine)
-    # the dynamic shared memory (extern __shared__) starts 16-byte aligned after the static variables
-    # (exec/program.py): the block's memory reaches that far, padding included
-    block_shared = max(total_shared, -(-lk.shared_static // 16) * 16 + shared_mem) if shared_mem else total_shared
+    # the dynamic shared memory (extern __shared__) starts aligned after the static variables: the
+    # block's memory reaches that far, padding included
+    block_shared = max(total_shared, lk.shared_dynamic_base + shared_mem) if shared_mem else total_shared
     engine = engine_cls(lk, dev.heap, kernel.module.const_buffer(), kparams, g, b, block_shared, shared_mem,
                     ctas_per_wave=occ.ctas_per_sm * cfg.num_sms, num_sms=cfg.num_sms, memsys=memsys,
                     progress=bar.update if bar is not None else None, trace=recorder,

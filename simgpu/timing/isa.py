@@ -127,7 +127,7 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
         return K_BRANCH, P_BRANCH, cfg.lat_branch, cfg.ii_branch, SB_WAIT
     if mem_class == "ldgsts":
         # cp.async: a global load whose data goes to shared memory, so its L1 misses merge in time
-        # like any load's; build_static ties it to cp.async.wait_group through two pseudo registers
+        # like any load's; build_static ties it to cp.async.wait_group through three pseudo registers
         return K_GLD, P_LSU, cfg.lat_l1_hit, 1, SB_LONG
     if mem_class is not None:
         space, _, what = mem_class.partition("_")
