@@ -35,9 +35,12 @@ Policies (config.py has the sources):
   one merge domain (a GPC) for the same sectors of one line reach L2 once per ``merge_cap`` SMs: the
   1st, (cap+1)-th, ... SM to miss on the sector sends it to L2, the others are served by that request
   (no L2 lookup, not counted in lts__t_sectors_srcunit_tex_op_read; C_L2_READ_MERGED counts them).
-  Only identical requests merge (same line, same missed sectors: a warp that wants sector 0 of a line
-  does not join one that fetches all four; benchmarks/microbench/sass_probes, ld_misaligned and
-  stencil5). Per-warp attribution: a merged sector counts as an L2 hit if the request it joined hit.
+  Only identical requests merge: the same line, the same sectors asked for and the same sectors
+  missed (a warp that wants sector 0 of a line does not join one that fetches all four,
+  benchmarks/microbench/sass_probes ld_misaligned and stencil5; two SMs that miss the same sector
+  do not merge when one asked for more of the line, or when one had the rest of it in L1,
+  benchmarks/microbench/l2_order mask_pair). Per-warp attribution: a merged sector counts as an L2
+  hit if the request it joined hit.
   The groups' g_info lets the timing model redo this merging on issue cycles
   (simgpu.timing.l2_merge).
 """
@@ -136,10 +139,12 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
     sectors that hit in L1 / (of the rest) in L2, for the timing model and pictures.
     merge_dom: int64[num_sms] merge domain of each SM, or an empty array (no merging);
     merge_cap: SMs served by one L2 request (0 = any number); mt_keys int64[H] (filled with -1),
-    mt_cnt int64[H, 4], mt_hit uint8[H]: this batch's table of (line, domain, missed sectors) -> SMs that missed on
-    each sector so far and the sectors its L2 requests hit (H a power of two > number of groups).
+    mt_cnt int64[H, 4], mt_hit uint8[H]: this batch's table of (line, domain, asked and missed
+    sectors) -> SMs that missed on each sector so far and the sectors its L2 requests hit (H a
+    power of two > number of groups).
     g_info: uint16[>= n] out, per group of a load: its L1-miss sectors | the ones it sent to L2 << 4
-    | the ones served by an L2 hit (its own or the joined request's) << 8; 0 for other ops. The
+    | the ones served by an L2 hit (its own or the joined request's) << 8 | the sectors it asked for
+    << 12 (a merge needs the same ask and the same misses); 0 for other ops. The
     timing model redoes the merging in time from these (simgpu.timing.l2_merge).
     """
     merging = merge_dom.shape[0] > 0
@@ -217,7 +222,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             ctr[C_L1_HIT] += h
             ctr[C_L1_MISS] += cnt - h
             if miss and merging:
-                slot = _merge_slot(mt_keys, (np.int64(line) * 1024 + merge_dom[sm]) * 16 + miss)
+                slot = _merge_slot(mt_keys, ((np.int64(line) * 1024 + merge_dom[sm]) * 16 + m) * 16 + miss)
                 send = np.int64(0)
                 for b in range(4):
                     if (miss >> b) & 1:
@@ -232,11 +237,11 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                                     l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
                     mt_hit[slot] = np.int64(mt_hit[slot]) | l2h
                 l2h = l2h | (merged & np.int64(mt_hit[slot]))
-                g_info[i] = miss | (send << 4) | (l2h << 8)
+                g_info[i] = miss | (send << 4) | (l2h << 8) | (m << 12)
             elif miss:
                 l2h = l2_access(L2_READ, line, miss, l2_tags, l2_valid, l2_dirty, l2_lru,
                                 l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
-                g_info[i] = miss | (miss << 4) | (l2h << 8)
+                g_info[i] = miss | (miss << 4) | (l2h << 8) | (m << 12)
         w_l1_hit[g_warp[i]] += popcount4(l1h)
         w_l2_hit[g_warp[i]] += popcount4(l2h)
 

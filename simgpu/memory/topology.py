@@ -40,7 +40,7 @@ whole engine call as concurrent over-merges kernels with several CTAs per SM (ca
 -31 / -33 % L2 read sectors); the timing replay decides the merging again at each load's issue
 (timing/load_lines.py, l2_merge.py), a request open while its data has not left the L2, and with
 the near/far L2 latencies below (timing/l2_sides.py) its CTAs drift apart as the H200's do, if
-gemm_tiled's ~5x too much (-2.4 / +3.4 %).
+gemm_tiled's ~5x too much (-1.9 / +3.9 % with the in-flight weight of timing/l2_merge.py).
 """
 
 from __future__ import annotations

@@ -156,10 +156,21 @@ class TimingConfig:
     # placement, core/dispatch.py): gemm_naive / gemm_tiled L2 read sectors -2.4 % / +3.4 %; with
     # the least window at 10 / 20: -0.8 / -4.5 % and +3.8 / +2.9 %; at 1: +12.4 / +5.5 %. (With the
     # round-robin second round used before: -1.1 / +1.6 %; the fixed burst windows, 75 cycles for
-    # hits and 800 for fetches, gave +0.4 / +2.2 % there.)
+    # hits and 800 for fetches, gave +0.4 / +2.2 % there.) These were set before the in-flight
+    # weight below; with it, -1.9 / +3.9 %.
     # l2_merge_in_time = False keeps the functional walk's merging (every warp of a step together).
     l2_merge_in_time: bool = True
     l2_merge_window_hit_cycles: int = 13
+    # A join also counts only as often as the two SMs' request streams are still in step: weight
+    # 1 / (1 + (q_a + q_b) / (2 * this)), q = each SM's L1-miss lines in flight when it asked
+    # (l2_merge.py). The H200 (benchmarks/microbench/l2_order, three chips, 2026-11-30): CTAs that
+    # read the same data on two SMs of a TPC reach L2 1.02-1.05 times per shared sector with ~500
+    # lines in flight per SM, 1.09-1.3 with 1-2k, 1.4-1.5 with 4-8k, 1.7-1.8 with 16k, whether the
+    # lines come from more CTAs or from bigger ones. Fitted there (block_pair and big_cta, 14
+    # launches, `compare.py --half-lines Q0`): mean |error| 0.066 / 0.088 copies per shared sector
+    # on runs 1 / 3 at 3,000; 0.072 / 0.088 at 2,500; 0.078 / 0.090 at 4,000; every join in full
+    # (0) 0.273 on run 3. 0 turns it off.
+    l2_merge_inflight_half_lines: float = 3000.0
     # a line whose missed sectors all joined another SM's request answered with that request (its
     # data back when the leader's is, at the earliest lat_l1_hit after its own issue): a merged
     # response does release all its SMs at once on the H200 (the CTAs that share the loads that

@@ -7,8 +7,14 @@ one engine call as concurrent); the timing replay knows when each load issues an
 back, so it decides the merging again (load_lines.py calls `merge_step` at each global load's issue):
 
 * a missed sector joins its domain's open request if the request's window has not closed and fewer
-  than `cap` SMs share it; otherwise it opens a new request to L2. Requests are told apart by line
-  and missed sectors: only an identical request joins (measured, memory/l1.py);
+  than `cap` SMs share it; otherwise it opens a new request to L2. Requests are told apart by line,
+  sectors asked for and sectors missed: only an identical request joins (measured, memory/l1.py);
+* a join counts in part: the two SMs' request streams must also be in step on the H200, and they
+  drift apart with the L1-miss lines each SM has in flight (q, when each request was made): a join
+  counts 1 / (1 + (q_opener + q_joiner) / (2 q0)), q0 = config l2_merge_inflight_half_lines
+  (benchmarks/microbench/l2_order: two SMs reading the same data merge fully with a few hundred
+  lines in flight each and half as often with ~8k; simgpu's SMs run in step where the H200's do
+  not, so this is an expectation, not a draw);
 * a request's window closes when its data leaves the L2: about lat_l2_near (an unloaded SM -> L2 ->
   SM trip) before the load that opened it completes, queueing and DRAM fetch included
   (load_lines.answer_opened), and at the earliest w_hit cycles after it opened. So the window grows
@@ -50,7 +56,8 @@ _WAYS = 8  # ways per bucket of the in-flight table
 @dataclass(frozen=True)
 class MergeCounts:
     """L1 read-miss sectors that joined another SM's L2 request, per pc: as the functional walk
-    merged them (`functional`) and as they merge in time (`timed`); int64 [n_pc] each."""
+    merged them (`functional`) and as they merge in time (`timed`: the joins' weights summed and
+    rounded, module docstring); int64 [n_pc] each."""
 
     functional: np.ndarray
     timed: np.ndarray
@@ -67,28 +74,30 @@ class MergeCounts:
 
 def merge_tables(n_groups: int, n_lines: int) -> tuple:
     """The state of the pass: fetch_ready[l, b] (when sector b of line l is in L2, -1: not requested
-    yet) and the in-flight table (buckets x _WAYS: key = (line * n_domains + domain) * 16 + missed
-    sectors; per sector the end
-    of its request's window, the SMs it serves and when its data is back)."""
+    yet) and the in-flight table (buckets x _WAYS: key = ((line * n_domains + domain) * 16 + sectors
+    asked for) * 16 + sectors missed; per sector the end of its request's window, the SMs it serves,
+    when its data is back and its opener's L1-miss lines in flight)."""
     buckets = 1 << max(10, min(14, int(n_groups // 4).bit_length()))  # open requests are few: a window is <= ~1k cycles
     return (np.full((max(1, n_lines), 4), -1, np.int64), np.full((buckets, _WAYS), -1, np.int64),
             np.full((buckets, _WAYS, 4), -1, np.int64), np.zeros((buckets, _WAYS, 4), np.int32),
-            np.full((buckets, _WAYS, 4), -1, np.int64))
+            np.full((buckets, _WAYS, 4), -1, np.int64), np.zeros((buckets, _WAYS, 4), np.float64))
 
 
 @njit(cache=True, inline="always")
-def merge_step(t, li, dom, n_dom, miss, dram_bits, cap, w_hit, w_miss, fetch_ready, keys, ends, cnts, rets):
-    """One L1-miss group issued at cycle t: line index li, missed sectors `miss` (bits), from an SM of
-    merge domain dom; dram_bits: the line's sectors the launch fetched from DRAM. Each missed sector
-    joins the domain's open request for it (module docstring) or opens a new one. Returns (the joined
+def merge_step(t, li, dom, n_dom, ask, miss, dram_bits, cap, w_hit, w_miss, fetch_ready, keys, ends, cnts, rets,
+               oq, q, q0):
+    """One L1-miss group issued at cycle t: line index li, sectors asked for `ask` and missed `miss`
+    (bits), from an SM of merge domain dom with q L1-miss lines in flight; dram_bits: the line's
+    sectors the launch fetched from DRAM. Each missed sector joins the domain's open request for it
+    (module docstring; q0 <= 0: a join counts in full) or opens a new one. Returns (the joined
     sectors, the sectors whose DRAM fetch this group started, the sectors it opened while another
     request's fetch of them had not reached the L2 (fetch_ready > t), the bucket and way of the
     line's entry, 1 if opening it replaced a live entry, the latest return time of the joined
-    sectors' requests, -1 if none is known). The replay, which knows when a load's data is back,
+    sectors' requests, -1 if none is known, the joins' weight). The replay, which knows when a load's data is back,
     then sets rets[bucket, way, b] and the windows' ends of the sectors it opened, and fetch_ready
     of the fetches it started, from that time (load_lines.answer_opened)."""
     nb = keys.shape[0]
-    key = (li * n_dom + dom) * 16 + miss  # only identical requests (line and sectors) merge
+    key = ((li * n_dom + dom) * 16 + ask) * 16 + miss  # only identical requests merge
     h = (key * np.int64(0x9E3779B97F4A7C15)) >> np.int64(17)
     bkt = h & (nb - 1)
     way = -1
@@ -120,6 +129,7 @@ def merge_step(t, li, dom, n_dom, miss, dram_bits, cap, w_hit, w_miss, fetch_rea
     joined = 0
     fetching = 0
     pending = 0
+    weight = 0.0
     ret = np.int64(-1)
     for b in range(4):
         if not (miss >> b) & 1:
@@ -127,6 +137,7 @@ def merge_step(t, li, dom, n_dom, miss, dram_bits, cap, w_hit, w_miss, fetch_rea
         if t < ends[bkt, way, b] and (cap <= 0 or cnts[bkt, way, b] < cap):
             cnts[bkt, way, b] += 1
             joined |= 1 << b
+            weight += 1.0 if q0 <= 0.0 else 1.0 / (1.0 + 0.5 * (q + oq[bkt, way, b]) / q0)
             if rets[bkt, way, b] > ret:
                 ret = rets[bkt, way, b]
             continue
@@ -142,7 +153,8 @@ def merge_step(t, li, dom, n_dom, miss, dram_bits, cap, w_hit, w_miss, fetch_rea
         ends[bkt, way, b] = max(ready, t + w_hit)
         cnts[bkt, way, b] = 1
         rets[bkt, way, b] = -1
-    return joined, fetching, pending, bkt, way, evicted, ret
+        oq[bkt, way, b] = q
+    return joined, fetching, pending, bkt, way, evicted, ret, weight
 
 
 @njit(cache=True)
@@ -161,7 +173,7 @@ def line_dram_sectors(line_idx: np.ndarray, info: np.ndarray, n_lines: int) -> n
 
 @njit(cache=True)
 def _merge_in_order(order, t_g, dom_g, line_idx, info, pc_g, dram_mask, cap, w_hit, w_miss, n_dom,
-                    fetch_ready, keys, ends, cnts, rets, merged_f, merged_t):
+                    fetch_ready, keys, ends, cnts, rets, oq, merged_f, merged_t):
     """merge_step over the groups in `order`; returns how many requests evicted a live entry."""
     evicted = 0
     for q in range(order.shape[0]):
@@ -171,8 +183,9 @@ def _merge_in_order(order, t_g, dom_g, line_idx, info, pc_g, dram_mask, cap, w_h
         miss = inf & 15
         sent = (inf >> 4) & 15
         merged_f[pc_g[g]] += popcount4(miss & ~sent & 15)
-        joined, _, _, bkt, way, ev, ret = merge_step(t_g[g], li, dom_g[g], n_dom, miss, dram_mask[li], cap, w_hit,
-                                                     w_miss, fetch_ready, keys, ends, cnts, rets)
+        joined, _, _, bkt, way, ev, ret, _ = merge_step(t_g[g], li, dom_g[g], n_dom, (inf >> 12) & 15, miss,
+                                                        dram_mask[li], cap, w_hit, w_miss, fetch_ready, keys, ends,
+                                                        cnts, rets, oq, 0.0, 0.0)
         evicted += ev
         merged_t[pc_g[g]] += popcount4(joined)
         for b in range(4):  # no replay here: the data is back when the window would close on a hit

@@ -6,10 +6,11 @@ The replay calls `load_lines` when a global load issues whose L1 misses the func
 clock, so whoever is ahead in time is ahead here):
 
 * with merging (l2_merge.merge_step), each missed sector joins the open request of its SM's merge
-  domain for that sector, or opens a new one. With `release_together` (config
-  l2_merge_release_together, off by default: measured there) a line whose missed sectors all
-  joined is answered with the request it joined: its data is back when the leader's is, and at
-  the earliest an L1 round trip after its own issue;
+  domain for that sector, or opens a new one; a join counts by how likely the two SMs' request
+  streams were still in step, from the L1-miss lines each had in flight (the replay keeps them).
+  With `release_together` (config l2_merge_release_together, off by default: measured there) a
+  line whose missed sectors all joined is answered with the request it joined: its data is back
+  when the leader's is, and at the earliest an L1 round trip after its own issue;
 * every other line takes the near/far L2 or DRAM latency of l2_sides.line_latency.
 
 The load waits for its slowest line. The sectors it opened are answered when the load's own data
@@ -45,29 +46,33 @@ class MergeState(NamedTuple):
     ends: np.ndarray
     cnts: np.ndarray
     rets: np.ndarray
+    oq: np.ndarray  # per open request's sector, its SM's L1-miss lines in flight when it opened
     merged_f: np.ndarray  # L1-miss sectors the functional walk merged
-    merged_t: np.ndarray  # ... merged in time
+    merged_t: np.ndarray  # ... merged in time, each join by its weight (float64)
     evict: np.ndarray  # [1]: requests that replaced a still-open table entry
     together: bool  # a fully joined line is answered with its request (config l2_merge_release_together)
     sm_dom: np.ndarray  # per SM, its merge domain
     floor: np.int64  # the earliest a joined line's data is back after its own issue
     pend: np.ndarray  # read lookups that reached the L2 before their sector's DRAM fetch
+    q0: float  # config l2_merge_inflight_half_lines (<= 0: every join counts in full)
 
 
 def merge_state(on: bool, sm_dom: np.ndarray, cap: int, w_hit: int, dram_mask: np.ndarray, n_groups: int,
-                n_lines: int, n_pc: int, together: bool = False, floor: int = 0, w_miss: int = 0) -> MergeState:
+                n_lines: int, n_pc: int, together: bool = False, floor: int = 0, w_miss: int = 0,
+                q0: float = 0.0) -> MergeState:
     """A fresh MergeState with empty tables and zero counts."""
     sm_dom = np.asarray(sm_dom, np.int64)
     return MergeState(bool(on), int(sm_dom.max(initial=0)) + 1, int(cap), np.int64(w_hit), np.int64(w_miss),
                       np.asarray(dram_mask, np.int64), *merge_tables(n_groups, n_lines),
-                      np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64), np.zeros(1, np.int64), bool(together),
-                      sm_dom, np.int64(floor), np.zeros(n_pc, np.int64))
+                      np.zeros(n_pc, np.int64), np.zeros(n_pc, np.float64), np.zeros(1, np.int64), bool(together),
+                      sm_dom, np.int64(floor), np.zeros(n_pc, np.int64), float(q0))
 
 
 @njit(cache=True, inline="always")
 def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, back, dram_left, lats,
-               use_sides, in_time, mg, op_b, op_w, op_m, op_l, op_f):
-    """Row mr (a global load) issued at cycle t from an SM of L2 side `side` and merge domain `dom`;
+               use_sides, in_time, mg, op_b, op_w, op_m, op_l, op_f, q):
+    """Row mr (a global load) issued at cycle t from an SM of L2 side `side` and merge domain `dom`
+    with q L1-miss lines in flight;
     gl: the warp's cursor into the groups (sorted by row). lats: (l2_near, l2_far, dram_near,
     dram_far); in_time: the first request in time fetches a sector from DRAM (else the group the
     functional walk had fetch it); mg: the MergeState (mg.on False: no merging). op_b / op_w / op_m /
@@ -76,10 +81,11 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, b
 
     Returns (latency of the slowest line sent on by this load, -1 if none or no near/far rule; the
     latest return time of the requests its fully joined lines joined, -1 if none; whether some line
-    was sent on; how many entries of op_* it filled; the advanced cursor)."""
+    was sent on; how many entries of op_* it filled; the advanced cursor; its L1-miss lines)."""
     n = g_row.shape[0]
     while gl < n and g_row[gl] < mr:
         gl += 1
+    g_first = gl
     own = np.int64(-1)
     jret = np.int64(-1)
     sent_any = False
@@ -92,11 +98,11 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, b
             miss = inf & 15
             sent = (inf >> 4) & 15
             mg.merged_f[pc] += popcount4(miss & ~sent & 15)
-            joined, fetching, pending, bkt, way, ev, ret = merge_step(
-                t, li, dom, mg.n_dom, miss, mg.dram_mask[li], mg.cap, mg.w_hit, mg.w_miss, mg.fetch_ready, mg.keys,
-                mg.ends, mg.cnts, mg.rets)
+            joined, fetching, pending, bkt, way, ev, ret, weight = merge_step(
+                t, li, dom, mg.n_dom, (inf >> 12) & 15, miss, mg.dram_mask[li], mg.cap, mg.w_hit, mg.w_miss,
+                mg.fetch_ready, mg.keys, mg.ends, mg.cnts, mg.rets, mg.oq, q, mg.q0)
             mg.evict[0] += ev
-            mg.merged_t[pc] += popcount4(joined)
+            mg.merged_t[pc] += weight
             mg.pend[pc] += popcount4(pending)
             opened = miss & ~joined
             if opened:
@@ -120,7 +126,7 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, b
                 if v > own:
                     own = v
         gl += 1
-    return own, jret, sent_any, n_open, gl
+    return own, jret, sent_any, n_open, gl, gl - g_first
 
 
 @njit(cache=True, inline="always")

@@ -228,7 +228,8 @@ def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: 
     return merge_state(on, merge_dom if on else np.zeros(num_sms, np.int64), merge_cap,
                        cfg.l2_merge_window_hit_cycles, dram_lines if on else np.zeros(1, np.int64),
                        len(g_li) if on else 0, n_lines if on else 1, n_pc,
-                       together=cfg.l2_merge_release_together, floor=cfg.lat_l1_hit)
+                       together=cfg.l2_merge_release_together, floor=cfg.lat_l1_hit,
+                       q0=cfg.l2_merge_inflight_half_lines)
 
 
 def _dim3(x):
@@ -393,7 +394,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     merging = None
     if merging_on:
         if merge.on:
-            merging = MergeCounts(merge.merged_f, merge.merged_t, int(merge.evict[0]),
+            merging = MergeCounts(merge.merged_f, np.rint(merge.merged_t).astype(np.int64), int(merge.evict[0]),
                                   merge.pend if cfg.l2_pending_fetch_is_miss else None)
         else:  # no L1 miss recorded
             merging = MergeCounts(np.zeros(len(st.kind), np.int64), np.zeros(len(st.kind), np.int64), 0)

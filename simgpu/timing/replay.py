@@ -169,6 +169,41 @@ def _activate(act_sm, n_act, sm):
     return n_act + 1
 
 
+# each SM's L1-miss lines in flight (l2_merge.py: how far two SMs' request streams drift apart), kept
+# as a calendar of when they come back: _Q_BINS bins of _Q_BIN cycles, a ring per SM
+_Q_BIN = 32
+_Q_BINS = 4096
+
+
+@njit(cache=True, inline="always")
+def _lines_in_flight(q_cal, q_tot, q_head, sm, t):
+    """The L1-miss lines of SM sm still in flight at cycle t (those back by then dropped first)."""
+    now = t // _Q_BIN
+    if now - q_head[sm] >= _Q_BINS:  # idle past the horizon: everything is back
+        for i in range(_Q_BINS):
+            q_cal[sm, i] = 0
+        q_tot[sm] = 0
+        q_head[sm] = now
+    while q_head[sm] < now:
+        i = q_head[sm] % _Q_BINS
+        q_tot[sm] -= q_cal[sm, i]
+        q_cal[sm, i] = 0
+        q_head[sm] += 1
+    return q_tot[sm]
+
+
+@njit(cache=True, inline="always")
+def _lines_sent(q_cal, q_tot, q_head, sm, done, n):
+    """n L1-miss lines of SM sm, back at cycle `done` (held inside the calendar's horizon)."""
+    b = done // _Q_BIN
+    if b <= q_head[sm]:
+        b = q_head[sm] + 1
+    if b >= q_head[sm] + _Q_BINS:
+        b = q_head[sm] + _Q_BINS - 1
+    q_cal[sm, b % _Q_BINS] += n
+    q_tot[sm] += n
+
+
 @njit(cache=True)
 def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            e_pc, rows, warp_row0,
@@ -237,6 +272,10 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     last_q = np.full(n_sched, -1, np.int64)  # the slot (its index among the scheduler's) that issued last
     pipe_free = np.zeros((n_sched, N_PIPES), np.int64)
     l1_free = np.zeros(num_sms, np.float64)
+    track_q = merge.on and merge.q0 > 0.0  # each SM's L1-miss lines in flight (_lines_in_flight)
+    q_cal = np.zeros((num_sms if track_q else 1, _Q_BINS if track_q else 1), np.int64)
+    q_tot = np.zeros(num_sms, np.int64)
+    q_head = np.zeros(num_sms, np.int64)
     sm_ncta = np.zeros(num_sms, np.int64)
     l2_free = 0.0
     dram_free = 0.0
@@ -496,11 +535,13 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                         slat = np.int64(-1)
                         sent_any = True
                         n_open = 0
+                        n_miss_lines = 0
                         if use_groups and k == K_GLD:
-                            slat, jret, sent_any, n_open, zs[gs, F_GRP] = load_lines(
+                            q_sm = _lines_in_flight(q_cal, q_tot, q_head, sm, t) if track_q else 0
+                            slat, jret, sent_any, n_open, zs[gs, F_GRP], n_miss_lines = load_lines(
                                 zs[gs, F_GRP], mr, t, sm_side[sm], merge.sm_dom[sm], pc, g_row, g_li, g_home,
                                 g_info, copy_at, back, dram_left, lats, use_sides, in_time, merge, op_b, op_w, op_m,
-                                op_l, op_f)
+                                op_l, op_f, float(q_sm))
                             if slat >= 0:
                                 mlat = slat
                         extra = 0.0
@@ -527,6 +568,8 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                                 done_t = jd
                         if n_open:
                             answer_opened(merge, op_b, op_w, op_m, op_l, op_f, n_open, t, done_t, l2_near)
+                        if track_q and n_miss_lines:
+                            _lines_sent(q_cal, q_tot, q_head, sm, done_t, n_miss_lines)
                 elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
                     is_mem = True
                     mlat = -1

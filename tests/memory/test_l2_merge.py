@@ -35,6 +35,31 @@ def test_same_gpc_merges_other_gpc_does_not(h200):
     assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum"] == 16
 
 
+def _sector_load(ms, sms, base, sectors_of_sm, pc=0):
+    """One warp per SM, lanes 0-7 reading sector sectors_of_sm[i][0] of the line at `base`, lanes
+    8-15 sector [1], and so on (sectors repeat to fill the warp)."""
+    addr = np.array([[base + 32 * sec[(lane >> 3) % len(sec)] + 4 * (lane & 7) for lane in range(32)]
+                     for sec in sectors_of_sm], np.int64)
+    ms.global_access("ld", pc, np.asarray(sms, np.int64), addr, np.ones(addr.shape, bool), 4)
+
+
+@pytest.mark.parametrize("ask_2, ask_3, preload_2, reads", [
+    ((1,), (1,), False, 1),  # identical requests: one L2 read
+    ((0, 1), (1,), True, 1 + 2),  # both miss sector 1, but SM 2 asked for sectors 0 and 1: no merge
+    ((0, 1), (0, 1), True, 1 + 3),  # the same ask, other misses: no merge (l2_order mask_pair mode 1)
+    ((0, 1), (0, 1), False, 2),  # identical again
+])
+def test_a_request_is_its_ask_and_its_misses(h200, ask_2, ask_3, preload_2, reads):
+    """benchmarks/microbench/l2_order mask_pair: SMs 2 and 3 (one TPC) in one call; SM 2 may hold
+    sector 0 of the line in L1 already."""
+    ms = MemorySystem(h200)
+    ms.begin_kernel(0, 1)
+    if preload_2:
+        _sector_load(ms, [2], 1 << 30, [(0,)], pc=0)
+    _sector_load(ms, [2, 3], 1 << 30, [ask_2, ask_3], pc=1)
+    assert ms.metrics()[READ] == reads
+
+
 def test_at_most_four_sms_per_request(h200):
     ms = MemorySystem(h200)
     ms.begin_kernel(0, 1)

@@ -9,13 +9,14 @@ from hypothesis import strategies as st
 import simgpu as sg
 from simgpu.memory.l1 import OP_LD, L1Caches, hierarchy_batch
 from simgpu.memory.l2 import C_L2_READ_MERGED, N_COUNTERS, L2Cache
-from simgpu.timing.l2_merge import merge_groups
+from simgpu.timing.l2_merge import merge_groups, merge_step, merge_tables
 
 HIT, MISS = 75, 800  # windows (cycles) used below
 
 
-def _info(miss: int, sent: int, hit: int) -> int:
-    return miss | (sent << 4) | (hit << 8)
+def _info(miss: int, sent: int, hit: int, ask: int | None = None) -> int:
+    """A group's g_info (memory.l1.hierarchy_batch): by default it asked for what it missed."""
+    return miss | (sent << 4) | (hit << 8) | ((miss if ask is None else ask) << 12)
 
 
 def _timed(t, dom, line, info, cap=4):
@@ -74,6 +75,29 @@ def test_only_identical_requests_merge(second, merged):
     # request: joins) or sectors 0 and 1 (another request: goes to L2 itself; measured, sass_probes)
     r = _timed([0, 5], [2, 2], [3, 3], [_info(1, 1, 0), _info(second, second, 0)])
     assert r.timed.sum() == merged
+
+
+@pytest.mark.parametrize("ask1, miss1, ask2, miss2, merged", [
+    (3, 2, 3, 2, 1),  # identical requests: the second joins
+    (3, 2, 2, 2, 0),  # the same missed sector of a line asked for otherwise (l2_order mask_pair mode 0)
+    (3, 2, 3, 3, 0),  # the same ask, other misses (mode 1: never merged on the H200)
+])
+def test_a_request_is_its_ask_and_its_misses(ask1, miss1, ask2, miss2, merged):
+    r = _timed([0, 5], [2, 2], [3, 3], [_info(miss1, miss1, 0, ask1), _info(miss2, miss2, 0, ask2)])
+    assert r.timed.sum() == merged
+
+
+def test_join_weight_falls_with_lines_in_flight():
+    """merge_step's weight: 1 / (1 + (q_opener + q_joiner) / (2 q0)), and 1 with q0 = 0."""
+    for q0, q_open, q_join, weight in [(1000.0, 1000.0, 3000.0, 1 / 3), (3000.0, 0.0, 0.0, 1.0),
+                                       (0.0, 5000.0, 9000.0, 1.0)]:
+        tables = merge_tables(2, 1)
+        # line 0, domain 0 of 1, sector 0 asked for and missed, in L2 (no DRAM fetch), no cap, windows
+        request = (0, 0, 1, 1, 1, 0, 0, 100, 800)
+        opened = merge_step(0, *request, *tables, q_open, q0)
+        assert opened[0] == 0 and opened[-1] == 0.0
+        joined = merge_step(10, *request, *tables, q_join, q0)
+        assert joined[0] == 1 and joined[-1] == pytest.approx(weight)
 
 
 @settings(max_examples=60, deadline=None)
