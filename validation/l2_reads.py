@@ -1,7 +1,7 @@
 """L2 read sectors (lts__t_sectors_srcunit_tex_op_read.sum) of every recorded launch, simulated
-again now against what the H200 measured: validation/typical, typical2, typical3 and the calibration
-suite. The one counter that depends on how far apart the SMs run (cross-SM merging of L1 misses,
-benchmarks/microbench/l2_order), so the one to watch when the merge model changes.
+again now against what the H200 measured: validation/typical, typical2, typical3, typical4 and the
+calibration suite. The one counter that depends on how far apart the SMs run (cross-SM merging of
+L1 misses, benchmarks/microbench/l2_order), so the one to watch when the merge model changes.
 
     python validation/l2_reads.py [--jobs N]
 """
@@ -17,6 +17,7 @@ READ = "lts__t_sectors_srcunit_tex_op_read.sum"
 SUITES = [(HERE / "typical" / "specs.py", HERE / "typical" / "results" / "typical.json"),
           (HERE / "typical2" / "specs.py", HERE / "typical2" / "results" / "typical.json"),
           (HERE / "typical3" / "specs.py", HERE / "typical3" / "results" / "typical.json"),
+          (HERE / "typical4" / "specs.py", HERE / "typical4" / "results" / "typical.json"),
           (HERE.parent.parent / "shared" / "calibration" / "specs.py", HERE / "h200_2026-11-29.json")]
 
 

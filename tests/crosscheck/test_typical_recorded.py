@@ -34,7 +34,16 @@ KNOWN_GAPS = {
     "matvec_ldg4": {"lts__t_sectors_srcunit_tex_op_write.sum"},
     # typical3: bank-arbitration wavefronts again (+13)
     "mlp_relu": {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"},
+    # typical4: lane 0 of 8 warps stores y[row] into one sector, combined in L1 (as gemv_warp_rows)
+    "gemv_warp_x": {"lts__t_sectors_srcunit_tex_op_write.sum"},
+    # ptxas unrolls the CSR row loop again (as spmv_csr)
+    "spmv_banded_csr": {"smsp__sass_inst_executed_op_global_ld.sum",
+                        "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                        "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"},
 }
+# case -> L1 hit rate known to be more than 3 points off: spmv_banded_csr 86.63 % against the H200's
+# 83.49 % (simgpu keeps more of the 4 MB x and the streamed CSR arrays in L1 than the H200 does)
+L1_HIT_GAPS = {"spmv_banded_csr"}
 # case -> exact metrics that depend on the NVRTC version that made the PTX: simgpu on the device
 # (its CUDA's NVRTC) counted blelloch_scan's 29,696 shared loads, as the H200 ran; the
 # nvidia-cuda-nvrtc 13.5 wheel's PTX makes 28,672 (4 fewer per block)
@@ -123,3 +132,18 @@ def test_third_batch_exact_counters():
         assert off == KNOWN_GAPS.get(case.name, set()), case.name
         hit = next(r for r in case.launches[0].metrics if r.metric == "l1tex__t_sector_hit_rate.pct")
         assert abs(hit.simulated - hit.real) <= 3, case.name
+
+
+def test_fourth_batch_exact_counters():
+    """typical4: kernels whose CTAs share sectors across SMs, written after the merge model
+    (benchmarks/microbench/l2_order) and measured once, to test it on kernels it was not made from."""
+    folder = HERE.parent / "typical4"
+    report = crosscheck(suite=folder / "specs.py", recorded=folder / "results" / "typical.json", echo=None)
+    assert len(report.cases) == 7
+    for case in report.cases:
+        assert case.real_ran and case.outputs_ok, (case.name, case.errors)
+        exact = [r for lr in case.launches for r in lr.metrics if r.expect == "exact" and r.status != "n/a"]
+        assert len(exact) >= 25
+        assert {r.metric for r in exact if r.status != "match"} == KNOWN_GAPS.get(case.name, set()), case.name
+        hit = next(r for r in case.launches[0].metrics if r.metric == "l1tex__t_sector_hit_rate.pct")
+        assert (abs(hit.simulated - hit.real) <= 3) != (case.name in L1_HIT_GAPS), case.name
