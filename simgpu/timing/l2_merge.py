@@ -93,9 +93,9 @@ def merge_step(t, li, dom, n_dom, ask, miss, dram_bits, cap, w_hit, w_miss, fetc
     sectors, the sectors whose DRAM fetch this group started, the sectors it opened while another
     request's fetch of them had not reached the L2 (fetch_ready > t), the bucket and way of the
     line's entry, 1 if opening it replaced a live entry, the latest return time of the joined
-    sectors' requests, -1 if none is known, the joins' weight). The replay, which knows when a load's data is back,
-    then sets rets[bucket, way, b] and the windows' ends of the sectors it opened, and fetch_ready
-    of the fetches it started, from that time (load_lines.answer_opened)."""
+    sectors' requests, -1 if none is known, the joins' weight). The replay, which knows when a
+    load's data is back, then sets rets[bucket, way, b] and the windows' ends of the sectors it
+    opened, and fetch_ready of the fetches it started, from that time (load_lines.answer_opened)."""
     nb = keys.shape[0]
     key = ((li * n_dom + dom) * 16 + ask) * 16 + miss  # only identical requests merge
     h = (key * np.int64(0x9E3779B97F4A7C15)) >> np.int64(17)
