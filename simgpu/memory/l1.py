@@ -83,6 +83,20 @@ def dram_sectors(info):
 
 
 @njit(cache=True, inline="always")
+def asked_sectors(info):
+    """The sectors of its line a g_info's warp instruction asked for (bits 12-15)."""
+    return (np.int64(info) >> 12) & 15
+
+
+@njit(cache=True, inline="always")
+def request_key(line, dom, n_dom, asked, missed):
+    """What tells L1-miss requests apart for the merging between SMs (module docstring): the line,
+    the merge domain (one of n_dom), the sectors asked for and the sectors missed. Only requests
+    with equal keys merge, here and in the timed merging (simgpu.timing.l2_merge)."""
+    return ((np.int64(line) * n_dom + dom) * 16 + asked) * 16 + missed
+
+
+@njit(cache=True, inline="always")
 def _l1_find(tags, sm, s, line):
     for w in range(tags.shape[2]):
         if tags[sm, s, w] == line:
@@ -222,7 +236,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             ctr[C_L1_HIT] += h
             ctr[C_L1_MISS] += cnt - h
             if miss and merging:
-                slot = _merge_slot(mt_keys, ((np.int64(line) * 1024 + merge_dom[sm]) * 16 + m) * 16 + miss)
+                slot = _merge_slot(mt_keys, request_key(line, merge_dom[sm], 1024, m, miss))
                 send = np.int64(0)
                 for b in range(4):
                     if (miss >> b) & 1:

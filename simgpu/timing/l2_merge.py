@@ -47,7 +47,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from simgpu.memory.l1 import dram_sectors
+from simgpu.memory.l1 import asked_sectors, dram_sectors, request_key
 from simgpu.memory.l2 import popcount4
 
 _WAYS = 8  # ways per bucket of the in-flight table
@@ -97,7 +97,7 @@ def merge_step(t, li, dom, n_dom, ask, miss, dram_bits, cap, w_hit, w_miss, fetc
     load's data is back, then sets rets[bucket, way, b] and the windows' ends of the sectors it
     opened, and fetch_ready of the fetches it started, from that time (load_lines.answer_opened)."""
     nb = keys.shape[0]
-    key = ((li * n_dom + dom) * 16 + ask) * 16 + miss  # only identical requests merge
+    key = request_key(li, dom, n_dom, ask, miss)  # only identical requests merge
     h = (key * np.int64(0x9E3779B97F4A7C15)) >> np.int64(17)
     bkt = h & (nb - 1)
     way = -1
@@ -183,7 +183,7 @@ def _merge_in_order(order, t_g, dom_g, line_idx, info, pc_g, dram_mask, cap, w_h
         miss = inf & 15
         sent = (inf >> 4) & 15
         merged_f[pc_g[g]] += popcount4(miss & ~sent & 15)
-        joined, _, _, bkt, way, ev, ret, _ = merge_step(t_g[g], li, dom_g[g], n_dom, (inf >> 12) & 15, miss,
+        joined, _, _, bkt, way, ev, ret, _ = merge_step(t_g[g], li, dom_g[g], n_dom, asked_sectors(inf), miss,
                                                         dram_mask[li], cap, w_hit, w_miss, fetch_ready, keys, ends,
                                                         cnts, rets, oq, 0.0, 0.0)
         evicted += ev

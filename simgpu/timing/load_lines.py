@@ -25,7 +25,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from simgpu.memory.l1 import dram_sectors
+from simgpu.memory.l1 import asked_sectors, dram_sectors
 from simgpu.memory.l2 import popcount4
 from simgpu.timing.l2_merge import merge_step, merge_tables
 from simgpu.timing.l2_sides import line_latency
@@ -99,7 +99,7 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, b
             sent = (inf >> 4) & 15
             mg.merged_f[pc] += popcount4(miss & ~sent & 15)
             joined, fetching, pending, bkt, way, ev, ret, weight = merge_step(
-                t, li, dom, mg.n_dom, (inf >> 12) & 15, miss, mg.dram_mask[li], mg.cap, mg.w_hit, mg.w_miss,
+                t, li, dom, mg.n_dom, asked_sectors(inf), miss, mg.dram_mask[li], mg.cap, mg.w_hit, mg.w_miss,
                 mg.fetch_ready, mg.keys, mg.ends, mg.cnts, mg.rets, mg.oq, q, mg.q0)
             mg.evict[0] += ev
             mg.merged_t[pc] += weight

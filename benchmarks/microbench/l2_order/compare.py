@@ -23,8 +23,9 @@ HIT = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
 TIME = "gpu__time_duration.sum"
 
 
-def launches(buf, out, slots):
-    """(label, kernel, grid, block, dynamic shared bytes, args, sectors read by the pairs) in main()'s order."""
+def launches(buf, out):
+    """(label, kernel, grid, block, dynamic shared bytes, args, sectors read by the pairs) in main()'s
+    order; slot_read's launches each get their own zeroed slot counters."""
     rows = []
     for k in (1, 2, 4, 8):
         for stride in (8, 32):
@@ -37,19 +38,21 @@ def launches(buf, out, slots):
     for k in (1, 2, 4, 8):
         for stride in (8, 32):
             rows.append((f"slot_read k {k} stride {stride}", "slot_read", SMS * k, 256, (200 // k) * 1024,
-                         (buf, slots, np.int32(k), np.int32(stride), out), SMS * k * 2048))
+                         (buf, sg.zeros(SMS, dtype=np.uint32), np.int32(k), np.int32(stride), out),
+                         SMS * k * 2048))
     return rows
 
 
 def mask_launches(buf, out):
-    """mask_pair's launches in main()'s order: (label, args)."""
+    """mask_pair's launches in main()'s order: (label, args), each with its own zeroed barrier."""
     rows = []
     for mode in range(7):
         for preload_only in (0, 1):
             if preload_only and (mode == 2 or mode >= 4):
                 continue
             rows.append((f"mask_pair mode {mode}" + (" preload only" if preload_only else ""),
-                         (buf, np.int32(2), np.int32(3), np.int32(mode), np.int32(preload_only), None, out)))
+                         (buf, np.int32(2), np.int32(3), np.int32(mode), np.int32(preload_only),
+                          sg.zeros(1, dtype=np.uint32), out)))
     return rows
 
 
@@ -70,11 +73,10 @@ def main() -> None:
     errors = []
     print(f"{'launch':30s} {'L2 reads per shared sector':>34s} {'L1 hit sectors':>26s} {'time us':>22s}")
     print(f"{'':30s} {'simgpu | H200 runs':>34s} {'simgpu | H200 run 1':>26s} {'simgpu | H200 run 1':>22s}")
-    for i, (label, kernel, grid, block, shared, args, reads) in enumerate(launches(buf, out, None)):
+    rows = launches(buf, out)
+    for i, (label, kernel, grid, block, shared, args, reads) in enumerate(rows):
         fn = mod.get_function(kernel)
         fn.max_dynamic_shared_size_bytes = 200 * 1024
-        if kernel == "slot_read":
-            args = (args[0], sg.zeros(SMS, dtype=np.uint32)) + args[2:]
         m = fn((grid,), (block,), args, shared_mem=shared).metrics
         per = 2 * m[READ] / reads
         real = ", ".join(f"{2 * r[i][READ] / reads:.2f}" for r in runs)
@@ -86,12 +88,11 @@ def main() -> None:
     if errors:
         print(f"block_pair and big_cta: mean |error| {np.mean(errors):.3f}, largest {max(errors):.3f} "
               "copies per shared sector")
-    first = len(launches(buf, out, None))
+    first = len(rows)
     print(f"\n{'launch':34s} {'L2 read sectors, simgpu | H200 runs':>44s}")
     fn = mod.get_function("mask_pair")
     fn.max_dynamic_shared_size_bytes = 120 * 1024
     for j, (label, args) in enumerate(mask_launches(buf, out)):
-        args = args[:5] + (sg.zeros(1, dtype=np.uint32),) + args[6:]
         m = fn((SMS,), (256,), args, shared_mem=120 * 1024).metrics
         real = ", ".join(f"{r[first + j][READ]:g}" for r in runs if first + j < len(r))
         print(f"{label:34s} {f'{m[READ]:g} | {real}':>44s}", flush=True)
