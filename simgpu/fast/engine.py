@@ -126,6 +126,7 @@ class FastEngine(Engine):
                     ev = MemoryEvent(step=steps[i], space="global", op=str(ops[i]), warps=uid[off:end],
                                      sectors=sec[off:end], l1_hit_sectors=h1[off:end], l2_hit_sectors=h2[off:end])
                     if ops[i] == "ld":
+                        ev.wavefronts = wf[off:end]
                         ev.miss_warp, ev.miss_line, ev.miss_info = gw[g_off:g_end], gl[g_off:g_end], gi[g_off:g_end]
                     append(ev)
                     g_off = g_end

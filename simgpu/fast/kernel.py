@@ -90,7 +90,7 @@ from simgpu.fast.decode import (
     SP_SHARED,
 )
 from simgpu.memory.banks import NUM_BANKS, warp_wavefronts_nb
-from simgpu.memory.coalescer import coalesce_nb
+from simgpu.memory.coalescer import coalesce_nb, load_wavefronts
 from simgpu.memory.l1 import OP_LD, OP_ST, hierarchy_batch
 from simgpu.memory.l2 import N_COUNTERS
 
@@ -793,12 +793,13 @@ def _account_shared(p, k, sel, lanes_on, acc_addr, size, fuse, vg_size, vg_delta
 def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, caches, geo, gl_cnt, cls_cnt,
                     g_addr, g_mask, g_sm, sectors, lines, w_l1, w_l2, g_warp, g_line, g_m8,
                     trace_on, step, ev_step, ev_pc, ev_k, ev_space, ev_uid, ev_sec, ev_h1, ev_h2, ev_n, uid_base,
-                    ev_groups, g_info):
+                    ev_groups, g_info, ev_wf):
     """MemorySystem.global_access for one native load/store step, in compiled code: the warps with an
     active lane go through coalesce_nb and hierarchy_batch (with the same GPC merge table rule), the
     counters add up per pc in gl_cnt = [requests, sectors, lines, hierarchy counters...]. With the
     trace on, a load's L1-miss groups go to ev_groups = (warp in the event int32, line int64, info
-    uint16, groups per event int64; ev_n[2] counts them), as MemorySystem records them in `last`."""
+    uint16, groups per event int64; ev_n[2] counts them), as MemorySystem records them in `last`, and
+    ev_wf a load's L1TEX cycles per warp (coalescer.load_wavefronts; -1 for a store)."""
     (l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_stamp, l2_tags, l2_valid, l2_dirty, l2_lru, l2_stamp,
      merge_dom) = caches
     l1_nsets, l2_nsets, fetch_pair, write_hit, merge_cap = geo[0], geo[1], geo[2] != 0, geo[3] != 0, geo[4]
@@ -865,6 +866,13 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
             ev_sec[base + i] = sectors[i]
             ev_h1[base + i] = w_l1[i]
             ev_h2[base + i] = w_l2[i]
+            ev_wf[base + i] = -1
+            if code == OP_LD:
+                on = 0
+                for lane in range(32):
+                    if g_mask[i, lane]:
+                        on += 1
+                ev_wf[base + i] = load_wavefronts(on, nbytes, lines[i])
         ev_step[e] = step
         ev_pc[e] = p
         ev_k[e] = n
@@ -997,7 +1005,7 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
                     _account_global(p, gcode, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp,
                                     caches, geo, gl_cnt, cls_cnt, g_addr, g_mask, g_sm, sectors, lines, w_l1, w_l2,
                                     g_warp, g_line, g_m8, trace_on, tr_n[0] - 1, ev_step, ev_pc, ev_k, ev_space,
-                                    ev_uid, ev_sec, ev_h1, ev_h2, ev_n, uid_base, ev_groups, g_info)
+                                    ev_uid, ev_sec, ev_h1, ev_h2, ev_n, uid_base, ev_groups, g_info, ev_wf)
                     continue
                 return R_ACCOUNT
             continue

@@ -162,3 +162,31 @@ def coalesce_nb(addr, mask, size, sectors, lines, g_warp, g_line, g_mask):
         sectors[w] = nsec
         lines[w] = nlines
     return ng
+
+
+# L1TEX throughput of one global/local load request (benchmarks/microbench/l1_lines, H200,
+# 2026-11-30): warps whose lanes read 4 bytes each from 1, 2, 4, 8, 16 or 32 L1-resident lines took
+# 1.33-1.5, 1.33-1.5, 2.0, 4.0, 8.0 and 16.0 cycles per load instruction per SM (8 or 16 warps): the
+# tag stage looks up 2 lines a cycle, and the data stage moves 128 bytes a cycle (bw_l1: 126.9 B per
+# cycle per SM with coalesced loads), whichever is slower. Sectors do not cost by themselves: 8 lines
+# of 4 sectors took 4 cycles, 32 lines of 1 sector 16.
+L1_TAG_LINES_PER_CYCLE = 2
+L1_DATA_BYTES_PER_CYCLE = 128
+
+
+@njit(cache=True, inline="always")
+def load_wavefronts(active_lanes, size, lines):
+    """L1TEX cycles of one warp's load request: its requested bytes over the data path, or its lines
+    over the tag stage, whichever is more (at least 1; whole cycles)."""
+    data = (active_lanes * size + L1_DATA_BYTES_PER_CYCLE - 1) // L1_DATA_BYTES_PER_CYCLE
+    tags = (lines + L1_TAG_LINES_PER_CYCLE - 1) // L1_TAG_LINES_PER_CYCLE
+    w = data if data > tags else tags
+    return w if w > 1 else 1
+
+
+def load_wavefronts_of(mask: np.ndarray, size: int, lines: np.ndarray) -> np.ndarray:
+    """load_wavefronts per warp (rows of the active-lane mask), int64."""
+    active = np.asarray(mask, np.bool_).sum(axis=1).astype(np.int64)
+    data = (active * size + L1_DATA_BYTES_PER_CYCLE - 1) // L1_DATA_BYTES_PER_CYCLE
+    tags = (np.asarray(lines, np.int64) + L1_TAG_LINES_PER_CYCLE - 1) // L1_TAG_LINES_PER_CYCLE
+    return np.maximum(np.maximum(data, tags), 1)

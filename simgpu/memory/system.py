@@ -24,7 +24,7 @@ from collections import defaultdict
 import numpy as np
 
 from simgpu.memory import banks as _banks
-from simgpu.memory.coalescer import coalesce_nb
+from simgpu.memory.coalescer import coalesce_nb, load_wavefronts_of
 from simgpu.memory.config import MemoryConfig, memory_config_for
 from simgpu.memory.dram import DRAMCounters
 from simgpu.memory.l1 import (
@@ -274,6 +274,8 @@ class MemorySystem:
             sectors, lines, w_l1, w_l2 = distinct, distinct_lines, w_l1_warp, np.minimum(w_l2_warp, distinct)
         self.last = {"space": space, "op": op, "pc": pc, "sectors": sectors, "lines": lines,
                      "l1_hit_sectors": w_l1, "l2_hit_sectors": w_l2}
+        if code in _LOADS:  # L1TEX cycles of each warp's request, for the timing model
+            self.last["wavefronts"] = load_wavefronts_of(mask, size, lines)
         if space == "global" and code in (OP_LD, OP_LD_BYPASS, OP_LD_LAST_USE):
             # the L1 read misses, for the timing model's in-time L2 merging (timing/l2_merge.py)
             has = np.flatnonzero(g_info[:n_groups] & 15)

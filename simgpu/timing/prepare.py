@@ -133,7 +133,7 @@ def _lower_bound(w, s, bucket_off, step_s):
 
 
 @njit(cache=True)
-def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off, step_pc, fwarps, active, dup,
+def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, wfg, sec, h1, h2, step_off, step_pc, fwarps, active, dup,
                 use_fb, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp, dest, rows, miss_pc, g_row, g_pc, pos_row,
                 l2_tab, dram_tab, lat_shared, hit_l1, hit_local, lat_dram, spw, atom_k, merge_l1, merge_l2):
     """Every memory event's work (see build_streams), added straight into the memory row of each trace
@@ -141,7 +141,8 @@ def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off
     entry was dropped or reads no row); an entry's latency is the largest of its events', its
     wavefronts and sectors add up (the same floating-point operations, in the same order, as on
     the per-entry arrays). wfr holds the wavefronts of the shared events, sec/h1/h2 the sectors / L1
-    hits / L2 hits of the others, each in event order. Also adds each event's DRAM sectors to
+    hits / L2 hits of the others and wfg their L1TEX cycles (loads, coalescer.load_wavefronts; < 0:
+    ceil(sectors / spw), stores and atomics), each in event order. Also adds each event's DRAM sectors to
     miss_pc (per pc, integers: exact in any order) and lists the rows and pcs the non-shared events
     touched (g_row, g_pc), for the scaling of their DRAM sectors; pos_row[p]: the row of the p-th warp
     of the non-shared events (as sec counts them; -1: none).
@@ -282,7 +283,7 @@ def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off
             v = np.int64(np.rint(el[i]))
             if v > rows[j].lat:
                 rows[j].lat = v
-            w_ = np.ceil(float(sc) / spw)
+            w_ = float(wfg[pg + i]) if wfg[pg + i] >= 0 else np.ceil(float(sc) / spw)
             if w_ < 1.0:
                 w_ = 1.0
             rows[j].wf += w_
@@ -601,9 +602,11 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     the rows and pcs of the non-shared events (for _scale_rows), how many).
 
     Shared: latency lat_shared + (wavefronts - 1), the wavefronts on L1TEX.
-    Global/local, per warp: miss = sectors - L1 hits, dmiss = miss - L2 hits; wavefronts
-    max(ceil(sectors / sectors_per_wavefront), 1); the latency of where its slowest sector hit,
-    L1 (local or global hit latency), L2 (l2_latency of its missed lines) or DRAM (dram_latency).
+    Global/local, per warp: miss = sectors - L1 hits, dmiss = miss - L2 hits; wavefronts: a load's
+    L1TEX cycles (its bytes over the data path or its lines over the tag stage, whichever is more:
+    memory.coalescer.load_wavefronts), else max(ceil(sectors / sectors_per_wavefront), 1); the latency
+    of where its slowest sector hit: L1 (local or global hit latency), L2 (l2_latency of its missed
+    lines) or DRAM (dram_latency).
     * st: write-through to L2, the warp's exit waits for the acknowledgement: L2 latency and every
       sector to L2 for global stores, L1 hit latency and the misses to L2 for local ones.
     * atom/red: every sector to L2, DRAM latency if some missed L2, plus the serialisation of the
@@ -630,6 +633,8 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     wfr = _flat([ev.wavefronts for ev, s in zip(evs, shared) if s], np.float64)
     glob = [ev for ev, s in zip(evs, shared) if not s]
     sec = _flat([ev.sectors for ev in glob], np.int64)
+    wfg = _flat([ev.wavefronts if ev.wavefronts is not None else np.full(len(ev.warps), -1) for ev in glob],
+                np.int64)
     h1 = _flat([ev.l1_hit_sectors for ev in glob], np.int64)
     h2 = _flat([ev.l2_hit_sectors for ev in glob], np.int64)
     spw = float(cfg.sectors_per_wavefront)
@@ -653,9 +658,9 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     zi32 = np.zeros(0, np.int32)
     status = 1
     if ascending:  # no step lists a warp twice: walk the steps
-        status, n_g = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off, step_pc, fwarps,
-                                  active, False, False, z64, zi32, zi32, sm_of_warp, dest, rows, miss_pc, g_row, g_pc,
-                                  pos_row, *consts)
+        status, n_g = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, wfg, sec, h1, h2, step_off, step_pc,
+                                  fwarps, active, False, False, z64, zi32, zi32, sm_of_warp, dest, rows, miss_pc,
+                                  g_row, g_pc, pos_row, *consts)
     if status == 1:
         # some event's warps are not in its step's order, or a step lists a warp twice: start again,
         # with the warp-sorted order (the streams' stable counting sort) for the binary searches
@@ -665,8 +670,8 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
         _, fb_inv, fb_bucket_off = _sort_by_warp(step_pc, counts, fwarps, n_buckets, ascending)
         fb_step_s = np.repeat(np.arange(len(counts), dtype=np.int32), counts)[fb_inv]
         dup = bool(_lists_a_warp_twice(counts, fwarps, n_buckets))
-        status, n_g = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, sec, h1, h2, step_off, step_pc, fwarps,
-                                  active, dup, True, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp, dest, rows,
+        status, n_g = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, wfg, sec, h1, h2, step_off, step_pc,
+                                  fwarps, active, dup, True, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp, dest, rows,
                                   miss_pc, g_row, g_pc, pos_row, *consts)
     if status != 0:
         raise IndexError("trace: a memory event names a (warp, step) after the last entry")

@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from simgpu.memory.coalescer import coalesce, coalesce_nb, coalesce_reference
+from simgpu.memory.coalescer import coalesce, coalesce_nb, coalesce_reference, load_wavefronts, load_wavefronts_of
 
 LANE = np.arange(32, dtype=np.int64)
 BASE = 1 << 32
@@ -93,3 +93,38 @@ def test_vectorised_and_numba_match_bruteforce(rows, size):
     np.testing.assert_array_equal(gw, c.g_warp)
     np.testing.assert_array_equal(gl, c.g_line)
     np.testing.assert_array_equal(gm, c.g_mask)
+
+
+# L1TEX cycles of a load request (benchmarks/microbench/l1_lines: the H200 took 1.33-1.5, 1.33-1.5,
+# 2, 4, 8 and 16 cycles per warp load of floats spread over 1, 2, 4, 8, 16 and 32 lines)
+@pytest.mark.parametrize("stride,cycles", [(1, 1), (2, 1), (4, 2), (8, 4), (16, 8), (32, 16), (64, 16)])
+def test_load_wavefronts_count_lines_two_a_cycle(stride, cycles):
+    c = _one(BASE + LANE * 4 * stride)
+    mask = np.ones((1, 32), bool)
+    assert load_wavefronts_of(mask, 4, c.lines)[0] == cycles
+    assert load_wavefronts(32, 4, int(c.lines[0])) == cycles
+
+
+def test_load_wavefronts_of_wide_loads_follow_the_data_path():
+    """A coalesced float4 load moves 512 B: 4 cycles at 128 B a cycle, its 4 lines only 2 at the tags;
+    one active lane costs a cycle."""
+    c = _one(BASE + LANE * 16, size=16)
+    assert load_wavefronts_of(np.ones((1, 32), bool), 16, c.lines)[0] == 4
+    one = np.zeros((1, 32), bool)
+    one[0, 5] = True
+    assert load_wavefronts_of(one, 4, np.array([1]))[0] == 1
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows=addr_rows, size=st.sampled_from([1, 2, 4, 8, 16]))
+def test_load_wavefronts_vectorised_and_numba_agree(rows, size):
+    addr = np.zeros((len(rows), 32), np.int64)
+    mask = np.zeros((len(rows), 32), bool)
+    for r, (base, stride, jitter, m, rnd) in enumerate(rows):
+        addr[r] = BASE + (np.array(jitter) if rnd else (base + LANE * stride) * size)
+        mask[r] = m
+    _, lines, *_ = _nb(addr, mask, size)
+    vec = load_wavefronts_of(mask, size, lines)
+    for r in range(len(rows)):
+        expect = max(1, -(-int(mask[r].sum()) * size // 128), -(-int(lines[r]) // 2))
+        assert vec[r] == expect == load_wavefronts(int(mask[r].sum()), size, int(lines[r]))
