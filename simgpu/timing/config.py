@@ -171,6 +171,16 @@ class TimingConfig:
     # on runs 1 / 3 at 3,000; 0.072 / 0.088 at 2,500; 0.078 / 0.090 at 4,000; every join in full
     # (0) 0.273 on run 3. 0 turns it off.
     l2_merge_inflight_half_lines: float = 3000.0
+    # a request that waits for another merge domain's DRAM fetch of its sector stays open to its own
+    # domain's joiners only as long as an L2 hit's (l2_merge_window_hit_cycles), not until the fetch
+    # is back: a domain keeps the long window only for the fetch it started. With
+    # l2_dram_fetch_in_time this fits the H200's split of gemm_tiled's and gemm_cp_async's merging
+    # between A and B (benchmarks/microbench/l2_split: six variants within 3.3 %, before 1.2-20.8 %
+    # off) and batched_vecmat / qk_scores / gemm_cp_async (+0.6 / -0.4 / -3.3 % L2 read sectors),
+    # but simgpu runs free-running warps in step where the H200's drift ~35 cycles apart, so
+    # mlp_relu (-51 %) and gemm_naive (-11 %; -21 % against the calibration file) over-merge: off
+    # until the replay models that drift (2026-11-30).
+    l2_merge_pending_window_hit: bool = False
     # a line whose missed sectors all joined another SM's request answered with that request (its
     # data back when the leader's is, at the earliest lat_l1_hit after its own issue): a merged
     # response does release all its SMs at once on the H200 (the CTAs that share the loads that

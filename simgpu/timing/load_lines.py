@@ -55,17 +55,19 @@ class MergeState(NamedTuple):
     floor: np.int64  # the earliest a joined line's data is back after its own issue
     pend: np.ndarray  # read lookups that reached the L2 before their sector's DRAM fetch
     q0: float  # config l2_merge_inflight_half_lines (<= 0: every join counts in full)
+    pend_short: bool  # a request waiting for another domain's DRAM fetch stays open w_hit (config
+    # l2_merge_pending_window_hit)
 
 
 def merge_state(on: bool, sm_dom: np.ndarray, cap: int, w_hit: int, dram_mask: np.ndarray, n_groups: int,
                 n_lines: int, n_pc: int, together: bool = False, floor: int = 0, w_miss: int = 0,
-                q0: float = 0.0) -> MergeState:
+                q0: float = 0.0, pend_short: bool = False) -> MergeState:
     """A fresh MergeState with empty tables and zero counts."""
     sm_dom = np.asarray(sm_dom, np.int64)
     return MergeState(bool(on), int(sm_dom.max(initial=0)) + 1, int(cap), np.int64(w_hit), np.int64(w_miss),
                       np.asarray(dram_mask, np.int64), *merge_tables(n_groups, n_lines),
                       np.zeros(n_pc, np.int64), np.zeros(n_pc, np.float64), np.zeros(1, np.int64), bool(together),
-                      sm_dom, np.int64(floor), np.zeros(n_pc, np.int64), float(q0))
+                      sm_dom, np.int64(floor), np.zeros(n_pc, np.int64), float(q0), bool(pend_short))
 
 
 @njit(cache=True, inline="always")
@@ -77,7 +79,7 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, b
     dram_far); in_time: the first request in time fetches a sector from DRAM (else the group the
     functional walk had fetch it); mg: the MergeState (mg.on False: no merging). op_b / op_w / op_m /
     op_l / op_f: scratch for the requests this load opened (bucket, way, sectors, line, the sectors
-    whose DRAM fetch it started).
+    whose DRAM fetch it started | the sectors that wait for another request's fetch << 4).
 
     Returns (latency of the slowest line sent on by this load, -1 if none or no near/far rule; the
     latest return time of the requests its fully joined lines joined, -1 if none; whether some line
@@ -111,7 +113,7 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, b
                     op_w[n_open] = way
                     op_m[n_open] = opened
                     op_l[n_open] = li
-                    op_f[n_open] = fetching
+                    op_f[n_open] = fetching | ((pending & opened) << 4)
                     n_open += 1
             elif mg.together and joined and ret >= 0:
                 joined_all = True
@@ -146,5 +148,7 @@ def answer_opened(mg, op_b, op_w, op_m, op_l, op_f, n_open, t, done, trip):
             if (op_m[i] >> b) & 1:
                 mg.rets[op_b[i], op_w[i], b] = done
                 mg.ends[op_b[i], op_w[i], b] = end
+                if mg.pend_short and (op_f[i] >> (4 + b)) & 1:
+                    mg.ends[op_b[i], op_w[i], b] = t + mg.w_hit
             if (op_f[i] >> b) & 1:
                 mg.fetch_ready[op_l[i], b] = end

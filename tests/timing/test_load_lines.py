@@ -18,10 +18,10 @@ LATS = (280, 515, 540, 770)  # near, far, DRAM near, DRAM far
 class Lines:
     """One line, loads issued one after another (each its own row with one group)."""
 
-    def __init__(self, dram: bool, together: bool = False, n_loads: int = 8):
+    def __init__(self, dram: bool, together: bool = False, n_loads: int = 8, pend_short: bool = False):
         self.line = next(x for x in range(1000) if home_partition(x) == 0)
         self.mg = merge_state(True, np.arange(4), 4, W_MIN, np.array([15 if dram else 0], np.int64), 16, 1, 1,
-                              together=together)
+                              together=together, pend_short=pend_short)
         self.g_row = np.arange(n_loads, dtype=np.int64)
         self.g_li = np.zeros(n_loads, np.int64)
         self.dram = dram
@@ -104,6 +104,18 @@ def test_lookup_before_the_fetch_arrives_is_pending(gap, pending):
     ln.load(0, dom=1, done=1000)
     ln.load(gap, dom=2)
     assert ln.merged == 0 and ln.pending == pending
+
+
+@pytest.mark.parametrize("pend_short, gap, merged", [(False, 12, 1), (False, 600, 1), (True, 12, 1), (True, 13, 0)])
+def test_request_waiting_on_another_domains_fetch(pend_short, gap, merged):
+    # domain 1 fetches (back at 1000); domain 2's request at 5 waits for that fetch, so it is back at
+    # 1000 too: open to domain 2's joiners until 1000 - TRIP, or (config l2_merge_pending_window_hit,
+    # benchmarks/microbench/l2_split) only the least window, as an L2 hit's
+    ln = Lines(dram=True, pend_short=pend_short)
+    ln.load(0, dom=1, done=1000)
+    ln.load(5, dom=2, done=1000)
+    ln.load(5 + gap, dom=2)
+    assert ln.merged == merged
 
 
 def test_hit_lookups_are_never_pending():
