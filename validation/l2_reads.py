@@ -9,16 +9,18 @@ L1 misses, benchmarks/microbench/l2_order), so the one to watch when the merge m
 from __future__ import annotations
 
 import argparse
+import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 READ = "lts__t_sectors_srcunit_tex_op_read.sum"
-SUITES = [(HERE / "typical" / "specs.py", HERE / "typical" / "results" / "typical.json"),
-          (HERE / "typical2" / "specs.py", HERE / "typical2" / "results" / "typical.json"),
-          (HERE / "typical3" / "specs.py", HERE / "typical3" / "results" / "typical.json"),
-          (HERE / "typical4" / "specs.py", HERE / "typical4" / "results" / "typical.json"),
-          (HERE.parent.parent / "shared" / "calibration" / "specs.py", HERE / "h200_2026-11-29.json")]
+# every recorded suite by name: its specs.py and the recording (also validation/l2_spread.py's)
+SUITES = {name: (HERE / name / "specs.py", HERE / name / "results" / "typical.json")
+          for name in ("typical", "typical2", "typical3", "typical4")}
+# the calibration suite beside the checkout, or where SIMGPU_CALIBRATION points
+SUITES["cal"] = (Path(os.environ.get("SIMGPU_CALIBRATION", HERE.parent.parent / "shared" / "calibration"))
+                 / "specs.py", HERE / "h200_2026-11-29.json")
 
 
 def suite_reads(suite: Path, recorded: Path) -> list[tuple[str, float, float]]:
@@ -39,7 +41,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--jobs", type=int, default=2, help="suites simulated side by side (default 2)")
     opts = ap.parse_args()
-    suites = [(s, r) for s, r in SUITES if s.exists() and r.exists()]
+    suites = [(s, r) for s, r in SUITES.values() if s.exists() and r.exists()]
     with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
         results = list(pool.map(suite_reads, *zip(*suites)))
     rows = [row for suite in results for row in suite]

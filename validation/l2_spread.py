@@ -18,23 +18,15 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 from pathlib import Path
 
+from l2_reads import READ, SUITES  # this folder: the same suites and counter
+
 HERE = Path(__file__).resolve().parent
-READ = "lts__t_sectors_srcunit_tex_op_read.sum"
 METRICS = [READ, "l1tex__t_sector_hit_rate.pct", "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
            "gpu__time_duration.sum"]
-SUITES = {"typical": (HERE / "typical" / "specs.py", HERE / "typical" / "results" / "typical.json"),
-          "typical2": (HERE / "typical2" / "specs.py", HERE / "typical2" / "results" / "typical.json"),
-          "typical3": (HERE / "typical3" / "specs.py", HERE / "typical3" / "results" / "typical.json"),
-          "typical4": (HERE / "typical4" / "specs.py", HERE / "typical4" / "results" / "typical.json"),
-          # the calibration suite beside the checkout, or where SIMGPU_CALIBRATION points
-          "cal": (Path(os.environ.get("SIMGPU_CALIBRATION", HERE.parent.parent / "shared" / "calibration"))
-                  / "specs.py",
-                  HERE / "h200_2026-11-29.json")}
 DEFAULT = ["cal:gemm_naive", "cal:gemm_tiled", "typical:gemm_cp_async", "typical:col_major_read",
            "typical2:stencil3d", "typical2:gather_int64", "typical3:dgemm_naive", "typical3:sgemm_tile32",
            "typical3:nbody_forces", "typical3:ell_spmv", "typical3:mlp_relu", "typical3:life_step",

@@ -184,9 +184,15 @@ def load_wavefronts(active_lanes, size, lines):
     return w if w > 1 else 1
 
 
+@njit(cache=True)
+def _load_wavefronts_rows(active, size, lines, out):
+    for w in range(active.shape[0]):
+        out[w] = load_wavefronts(active[w], size, lines[w])
+    return out
+
+
 def load_wavefronts_of(mask: np.ndarray, size: int, lines: np.ndarray) -> np.ndarray:
     """load_wavefronts per warp (rows of the active-lane mask), int64."""
     active = np.asarray(mask, np.bool_).sum(axis=1).astype(np.int64)
-    data = (active * size + L1_DATA_BYTES_PER_CYCLE - 1) // L1_DATA_BYTES_PER_CYCLE
-    tags = (np.asarray(lines, np.int64) + L1_TAG_LINES_PER_CYCLE - 1) // L1_TAG_LINES_PER_CYCLE
-    return np.maximum(np.maximum(data, tags), 1)
+    return _load_wavefronts_rows(active, np.int64(size), np.asarray(lines, np.int64),
+                                 np.empty(active.shape[0], np.int64))
