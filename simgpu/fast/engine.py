@@ -128,6 +128,8 @@ class FastEngine(Engine):
                     if ops[i] == "ld":
                         ev.wavefronts = wf[off:end]
                         ev.miss_warp, ev.miss_line, ev.miss_info = gw[g_off:g_end], gl[g_off:g_end], gi[g_off:g_end]
+                    else:
+                        ev.write_cycles = wf[off:end]
                     append(ev)
                     g_off = g_end
                 off = end

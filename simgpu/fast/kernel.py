@@ -90,7 +90,7 @@ from simgpu.fast.decode import (
     SP_SHARED,
 )
 from simgpu.memory.banks import NUM_BANKS, warp_wavefronts_nb
-from simgpu.memory.coalescer import coalesce_nb, load_wavefronts
+from simgpu.memory.coalescer import coalesce_nb, load_wavefronts, store_write_cycles
 from simgpu.memory.l1 import OP_LD, OP_ST, hierarchy_batch
 from simgpu.memory.l2 import N_COUNTERS
 
@@ -799,7 +799,8 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
     counters add up per pc in gl_cnt = [requests, sectors, lines, hierarchy counters...]. With the
     trace on, a load's L1-miss groups go to ev_groups = (warp in the event int32, line int64, info
     uint16, groups per event int64; ev_n[2] counts them), as MemorySystem records them in `last`, and
-    ev_wf a load's L1TEX cycles per warp (coalescer.load_wavefronts; -1 for a store)."""
+    ev_wf a load's L1TEX cycles per warp (coalescer.load_wavefronts), a store's CTA write-path cycles
+    (coalescer.store_write_cycles)."""
     (l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_stamp, l2_tags, l2_valid, l2_dirty, l2_lru, l2_stamp,
      merge_dom) = caches
     l1_nsets, l2_nsets, fetch_pair, write_hit, merge_cap = geo[0], geo[1], geo[2] != 0, geo[3] != 0, geo[4]
@@ -873,6 +874,8 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
                     if g_mask[i, lane]:
                         on += 1
                 ev_wf[base + i] = load_wavefronts(on, nbytes, lines[i])
+            elif code == OP_ST:
+                ev_wf[base + i] = store_write_cycles(sectors[i], lines[i])
         ev_step[e] = step
         ev_pc[e] = p
         ev_k[e] = n

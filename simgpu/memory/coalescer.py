@@ -184,6 +184,30 @@ def load_wavefronts(active_lanes, size, lines):
     return w if w > 1 else 1
 
 
+# A global store's cost on its CTA's write path to L2 (benchmarks/microbench/l2_writes, H200,
+# 2026-11-30): one CTA storing, with 4 to 32 warps, takes 4.0 cycles per warp store of one whole line
+# (4 sectors), 7.3 / 16.0 for 2 / 4 lines of 4 sectors, 40 for 8 lines of 4 and 63 for 32 lines of 1
+# sector; 2 and 4 CTAs on one SM store 2x and 4x as fast (stores2.py), so the limit is the CTA's,
+# not the SM's or the warp's: a sector a cycle, and a line at least two cycles.
+STORE_SECTORS_PER_CYCLE_PER_CTA = 1
+STORE_CYCLES_PER_LINE = 2
+
+
+@njit(cache=True, inline="always")
+def store_write_cycles(sectors, lines):
+    """Cycles one warp's global store holds its CTA's write path: a sector a cycle, a line at least
+    STORE_CYCLES_PER_LINE (whichever is more)."""
+    per_sector = sectors // STORE_SECTORS_PER_CYCLE_PER_CTA
+    per_line = lines * STORE_CYCLES_PER_LINE
+    return per_sector if per_sector > per_line else per_line
+
+
+def store_write_cycles_of(sectors: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """store_write_cycles per warp, int64."""
+    sectors = np.asarray(sectors, np.int64)
+    return np.maximum(sectors // STORE_SECTORS_PER_CYCLE_PER_CTA, np.asarray(lines, np.int64) * STORE_CYCLES_PER_LINE)
+
+
 @njit(cache=True)
 def _load_wavefronts_rows(active, size, lines, out):
     for w in range(active.shape[0]):

@@ -24,7 +24,8 @@ from collections import defaultdict
 import numpy as np
 
 from simgpu.memory import banks as _banks
-from simgpu.memory.coalescer import coalesce_nb, load_wavefronts_of
+from simgpu.memory.atomics import atomic_line_groups
+from simgpu.memory.coalescer import coalesce_nb, load_wavefronts_of, store_write_cycles_of
 from simgpu.memory.config import MemoryConfig, memory_config_for
 from simgpu.memory.dram import DRAMCounters
 from simgpu.memory.l1 import (
@@ -234,6 +235,7 @@ class MemorySystem:
             if k:
                 coalesce_nb(addr, mask, size, distinct, distinct_lines, np.empty(2 * k * lanes, np.int64),
                             np.empty(2 * k * lanes, np.int64), np.empty(2 * k * lanes, np.uint8))
+            atom_groups = atomic_line_groups(addr, mask)  # for the timing model's atomic units
             row_of, addr, mask = atomic_passes(addr, mask)
             sm, uid = sm[row_of], uid[row_of]
             k = addr.shape[0]
@@ -274,8 +276,12 @@ class MemorySystem:
             sectors, lines, w_l1, w_l2 = distinct, distinct_lines, w_l1_warp, np.minimum(w_l2_warp, distinct)
         self.last = {"space": space, "op": op, "pc": pc, "sectors": sectors, "lines": lines,
                      "l1_hit_sectors": w_l1, "l2_hit_sectors": w_l2}
+        if code in (OP_ATOM, OP_RED) and space == "global":
+            self.last.update(zip(("atom_warp", "atom_line", "atom_passes"), atom_groups))
         if code in _LOADS:  # L1TEX cycles of each warp's request, for the timing model
             self.last["wavefronts"] = load_wavefronts_of(mask, size, lines)
+        elif space == "global" and code == OP_ST:  # its CTA's write-path cycles, for the timing model
+            self.last["write_cycles"] = store_write_cycles_of(sectors, lines)
         if space == "global" and code in (OP_LD, OP_LD_BYPASS, OP_LD_LAST_USE):
             # the L1 read misses, for the timing model's in-time L2 merging (timing/l2_merge.py)
             has = np.flatnonzero(g_info[:n_groups] & 15)

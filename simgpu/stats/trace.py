@@ -23,6 +23,13 @@ class MemoryEvent:
     l1_hit_sectors: np.ndarray | None = None
     l2_hit_sectors: np.ndarray | None = None
     wavefronts: np.ndarray | None = None
+    # global stores: per warp, the cycles it holds its CTA's write path (coalescer.store_write_cycles)
+    write_cycles: np.ndarray | None = None
+    # global atomics: one row per (warp, line) -- the warp's index in `warps`, the line and its sector
+    # passes (memory/atomics.py); for the replay's atomic units
+    atom_warp: np.ndarray | None = None
+    atom_line: np.ndarray | None = None
+    atom_passes: np.ndarray | None = None
     # global loads: one row per (warp, line) with L1 read misses -- the warp's index in `warps`,
     # the line, and the sector masks (memory.l1.hierarchy_batch's g_info); for timing/l2_merge.py
     miss_warp: np.ndarray | None = None
@@ -121,6 +128,8 @@ class ExecutionTrace:
             step=self.n_steps - 1, space=space, op=op, warps=np.asarray(warps, np.int64),
             sectors=summary.get("sectors"), l1_hit_sectors=summary.get("l1_hit_sectors"),
             l2_hit_sectors=summary.get("l2_hit_sectors"), wavefronts=summary.get("wavefronts"),
+            write_cycles=summary.get("write_cycles"), atom_warp=summary.get("atom_warp"),
+            atom_line=summary.get("atom_line"), atom_passes=summary.get("atom_passes"),
             miss_warp=summary.get("miss_warp"), miss_line=summary.get("miss_line"),
             miss_info=summary.get("miss_info")))
 

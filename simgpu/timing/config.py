@@ -112,6 +112,14 @@ class TimingConfig:
     atomics_per_ns: float = 521.884
     # same address: one per 1/1.343 ns (atomic_global_same_address_ptx_red_per_ns)
     same_address_atomics_per_ns: float = 1.343
+    # The L2's atomic units (memory/atomics.py, benchmarks/microbench/l2_atomics): a warp's atomic
+    # request to a line holds one of atomic_units units (by a hash of the line) for its sector passes,
+    # 1 / same_address_atomics_per_ns each. 32 distinct words of a line (4 passes) over many lines
+    # ran at 521.9 per ns (atomic_global_distinct_addresses_per_ns): 521.9 x 4 / 32 / 1.343 = 49
+    # units; one lane a line over 4,096 lines at 72.1 per ns (l2_atomics hist.py; 49 units: 65.8).
+    # 2-64 lines run 2-4x slower than 49 hashed units give (l2_atomics README). 0 units: off (only
+    # the device-wide atomics_per_ns, and same-address lanes of one warp in its latency).
+    atomic_units: int = 49
 
     # ---------------------------------------------------------------- loaded latency
     # A load's latency rises with the memory system's load well before the bandwidth limit
@@ -137,6 +145,12 @@ class TimingConfig:
     # (mio_throttle) instructions while the SM's L1TEX backlog exceeds this many cycles of work
     lsu_queue_cycles: int = 64
     mio_queue_cycles: int = 32
+    # A CTA's global stores leave on its own write path, a sector a cycle (memory/coalescer.py
+    # store_write_cycles; benchmarks/microbench/l2_writes: one CTA of 4-32 warps stores a whole line
+    # per 4.0 cycles, two and four CTAs on one SM 2x and 4x as fast). ASSUMED: like the LSU queue, a
+    # warp stops issuing global stores while its CTA's write backlog exceeds this many cycles.
+    # 0 turns the CTA write path off.
+    cta_store_queue_cycles: int = 64
 
     # ---------------------------------------------------------------- model switches
     # hits on lines another warp of the same step missed wait for that miss (no addresses in the
@@ -266,6 +280,8 @@ class TimingConfig:
             dram_bytes_per_s=v("bw_dram_read_GBps", c.dram_bytes_per_s / 1e9) * 1e9,
             atomics_per_ns=v("atomic_global_distinct_addresses_per_ns", c.atomics_per_ns),
             same_address_atomics_per_ns=v("atomic_global_same_address_ptx_red_per_ns", c.same_address_atomics_per_ns),
+            atomic_units=round(v("atomic_global_distinct_addresses_per_ns", c.atomics_per_ns) * 4 / 32
+                               / v("atomic_global_same_address_ptx_red_per_ns", c.same_address_atomics_per_ns)),
         )
 
     def describe(self) -> dict[str, object]:

@@ -326,12 +326,14 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     sr.warp_off, sr.cta_warp0, sr.cta_nwarps,
                     num_sms, sm_order(num_sms), pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, POLICIES[policy],
                     cfg.cta_dispatch_ns * clock_ghz, bar_lat, cfg.lsu_queue_cycles, cfg.mio_queue_cycles,
+                    cfg.cta_store_queue_cycles,
                     cfg.lat_branch, cfg.l1_wavefronts_per_cycle, l2_rate, dram_rate, atom_rate,
                     float(cfg.load_window_cycles),
                     np.asarray(cfg.dram_load_util, np.float64), np.asarray(cfg.dram_load_extra_cycles, np.float64),
                     np.asarray(cfg.l2_load_util, np.float64), np.asarray(cfg.l2_load_extra_cycles, np.float64),
                     e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
-                    rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, sides, merge)
+                    rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, sides, merge,
+                    (sr.atom_off, sr.atom_line, sr.atom_cycles, int(cfg.atomic_units)))
     t2 = time.perf_counter()
     cycles = int(cycles)
     overhead_cycles = cfg.launch_overhead_ns * clock_ghz

@@ -38,10 +38,12 @@ from simgpu.timing.config import TimingConfig
 from simgpu.timing.isa import K_FREE, K_GATOM, K_GLD, K_GST, K_LLD, K_LST, K_SATOM, K_SHFL, K_SLD, K_SST, StaticTable
 
 # A memory row: base latency (the slowest sector's; -1: no memory work), active lanes (a popcount,
-# 0..32, exact in int32; used by atomics), L1TEX wavefronts, sectors to L2, sectors from DRAM.
+# 0..32; used by atomics), a global store's cycles on its CTA's write path (coalescer.store_write_cycles,
+# at most 64 a warp store), L1TEX wavefronts, sectors to L2, sectors from DRAM.
 # 32 bytes, aligned: two rows per 64-byte line.
-MEM_ROW = np.dtype([("lat", np.int32), ("lanes", np.int32), ("wf", np.float64), ("l2", np.float64),
-                    ("dram", np.float64)], align=True)
+MEM_ROW = np.dtype([("lat", np.int32), ("lanes", np.int16), ("wr", np.int16), ("wf", np.float64),
+                    ("l2", np.float64), ("dram", np.float64)], align=True)
+assert MEM_ROW.itemsize == 32
 # kinds whose entries read a memory row in the replay (all L1TEX kinds but shuffles, which use none)
 ROW_KINDS = (K_GLD, K_GST, K_GATOM, K_LLD, K_LST, K_SLD, K_SST, K_SATOM)
 
@@ -67,6 +69,12 @@ class Streams:
     miss_line_idx: np.ndarray = None  # int64: index of the line among the distinct ones
     n_miss_lines: int = 0
     miss_by_row: np.ndarray = None  # int64: the groups in row order (a stable argsort of miss_row)
+    # the global atomics' (warp, line) requests to the L2's atomic units (memory/atomics.py): row r's
+    # are atom_line / atom_cycles[atom_off[r]:atom_off[r + 1]] (the cycles each holds its unit: its
+    # sector passes, a same-address step each)
+    atom_off: np.ndarray = None  # int64 [rows + 1]
+    atom_line: np.ndarray = None  # int64
+    atom_cycles: np.ndarray = None  # float64
 
     def per_entry(self, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry (kind: the static
@@ -133,16 +141,17 @@ def _lower_bound(w, s, bucket_off, step_s):
 
 
 @njit(cache=True)
-def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, wfg, sec, h1, h2, step_off, step_pc, fwarps, active, dup,
-                use_fb, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp, dest, rows, miss_pc, g_row, g_pc, pos_row,
+def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, wfg, wrg, sec, h1, h2, step_off, step_pc, fwarps, active,
+                dup, use_fb, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp, dest, rows, miss_pc, g_row, g_pc, pos_row,
                 l2_tab, dram_tab, lat_shared, hit_l1, hit_local, lat_dram, spw, atom_k, merge_l1, merge_l2):
     """Every memory event's work (see build_streams), added straight into the memory row of each trace
     entry (flat, in step order) that it names: dest[q] is that entry's row in rows (-1: none, the
     entry was dropped or reads no row); an entry's latency is the largest of its events', its
     wavefronts and sectors add up (the same floating-point operations, in the same order, as on
     the per-entry arrays). wfr holds the wavefronts of the shared events, sec/h1/h2 the sectors / L1
-    hits / L2 hits of the others and wfg their L1TEX cycles (loads, coalescer.load_wavefronts; < 0:
-    ceil(sectors / spw), stores and atomics), each in event order. Also adds each event's DRAM sectors to
+    hits / L2 hits of the others, wfg their L1TEX cycles (loads, coalescer.load_wavefronts; < 0:
+    ceil(sectors / spw), stores and atomics) and wrg a global store's CTA write-path cycles
+    (coalescer.store_write_cycles; < 0: none), each in event order. Also adds each event's DRAM sectors to
     miss_pc (per pc, integers: exact in any order) and lists the rows and pcs the non-shared events
     touched (g_row, g_pc), for the scaling of their DRAM sectors; pos_row[p]: the row of the p-th warp
     of the non-shared events (as sec counts them; -1: none).
@@ -203,7 +212,7 @@ def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, wfg, sec, h1, h2, ste
             pcs[i] = pc_q
             lns[i] = float(_popcount32(active[found]))
             if d >= 0:
-                rows[d].lanes = np.int32(lns[i])
+                rows[d].lanes = np.int16(lns[i])
         if ev_space[e] == SP_SHARED:
             for i in range(k):
                 j = idx[i]
@@ -290,6 +299,8 @@ def _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, wfg, sec, h1, h2, ste
             if op == OP_ST:
                 rows[j].l2 += float(sc) if sp == SP_GLOBAL else float(mi[i])
                 rows[j].dram += 0.0
+                if sp == SP_GLOBAL and wrg[pg + i] > 0:
+                    rows[j].wr = np.int16(min(32767, rows[j].wr + wrg[pg + i]))
             else:
                 rows[j].l2 += float(sc) if op == OP_ATOM else float(mi[i])
                 rows[j].dram += float(dm[i])
@@ -302,6 +313,7 @@ def _blank_rows(rows):
     for n in range(rows.shape[0]):
         rows[n].lat = -1
         rows[n].lanes = 0
+        rows[n].wr = 0
         rows[n].wf = 0.0
         rows[n].l2 = 0.0
         rows[n].dram = 0.0
@@ -534,6 +546,7 @@ def _lay_rows(row_pc, pcs, fidx, m, warp_off, rows, dest, row0):
                 dest[fi] = n
             rows[n].lat = -1
             rows[n].lanes = 0
+            rows[n].wr = 0
             rows[n].wf = 0.0
             rows[n].l2 = 0.0
             rows[n].dram = 0.0
@@ -619,7 +632,7 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     evs = [ev for ev in trace.memory if len(ev.warps)]
     if not evs:
         z = np.zeros(0, np.int64)
-        return miss_pc, z, z, 0, (z, z, np.zeros(0, np.uint16))
+        return miss_pc, z, z, 0, (z, z, np.zeros(0, np.uint16)), (z, z, z)
     S = trace.n_steps
     shared = [ev.space == "shared" for ev in evs]
     ev_step = np.array([ev.step for ev in evs], np.int64)
@@ -635,6 +648,8 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     sec = _flat([ev.sectors for ev in glob], np.int64)
     wfg = _flat([ev.wavefronts if ev.wavefronts is not None else np.full(len(ev.warps), -1) for ev in glob],
                 np.int64)
+    wrg = _flat([ev.write_cycles if ev.write_cycles is not None else np.full(len(ev.warps), -1) for ev in glob],
+                np.int64)
     h1 = _flat([ev.l1_hit_sectors for ev in glob], np.int64)
     h2 = _flat([ev.l2_hit_sectors for ev in glob], np.int64)
     spw = float(cfg.sectors_per_wavefront)
@@ -647,7 +662,9 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     dram_tab = dram_latency(np.arange(n_dram + 1, dtype=np.float64), cfg)
     step_off = np.zeros(S + 1, np.int64)
     np.cumsum(counts, out=step_off[1:])
-    atom_k = clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
+    # same-address lanes of one warp wait for each other in its latency, unless the atomic units
+    # (replay) queue them
+    atom_k = 0.0 if cfg.atomic_units > 0 else clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
     consts = (l2_tab, dram_tab, float(cfg.lat_shared), float(cfg.lat_l1_hit), float(cfg.lat_local_l1_hit),
               float(cfg.lat_dram), spw, atom_k, bool(cfg.merge_inflight_l1), bool(cfg.merge_inflight_l2))
     sm_of_warp = trace.sm_of_warp()
@@ -658,7 +675,7 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     zi32 = np.zeros(0, np.int32)
     status = 1
     if ascending:  # no step lists a warp twice: walk the steps
-        status, n_g = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, wfg, sec, h1, h2, step_off, step_pc,
+        status, n_g = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, wfg, wrg, sec, h1, h2, step_off, step_pc,
                                   fwarps, active, False, False, z64, zi32, zi32, sm_of_warp, dest, rows, miss_pc,
                                   g_row, g_pc, pos_row, *consts)
     if status == 1:
@@ -670,12 +687,12 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
         _, fb_inv, fb_bucket_off = _sort_by_warp(step_pc, counts, fwarps, n_buckets, ascending)
         fb_step_s = np.repeat(np.arange(len(counts), dtype=np.int32), counts)[fb_inv]
         dup = bool(_lists_a_warp_twice(counts, fwarps, n_buckets))
-        status, n_g = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, wfg, sec, h1, h2, step_off, step_pc,
+        status, n_g = _event_rows(ev_step, ev_space, ev_op, ev_off, ew, wfr, wfg, wrg, sec, h1, h2, step_off, step_pc,
                                   fwarps, active, dup, True, fb_bucket_off, fb_step_s, fb_inv, sm_of_warp, dest, rows,
                                   miss_pc, g_row, g_pc, pos_row, *consts)
     if status != 0:
         raise IndexError("trace: a memory event names a (warp, step) after the last entry")
-    return miss_pc, g_row, g_pc, int(n_g), _miss_groups(glob, pos_row)
+    return miss_pc, g_row, g_pc, int(n_g), _miss_groups(glob, pos_row), _atom_groups(glob, pos_row)
 
 
 def _miss_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -694,6 +711,25 @@ def _miss_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarra
     row = pos_row[pos]
     keep = row >= 0
     return row[keep], line[keep], info[keep]
+
+
+def _atom_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The global atomics' (warp, line) groups (MemoryEvent.atom_*, memory/atomics.py) as (row, line,
+    sector passes), sorted by row (stable), those of entries without a row left out."""
+    base = np.zeros(len(glob) + 1, np.int64)
+    np.cumsum([len(ev.warps) for ev in glob], out=base[1:])
+    has = [i for i, ev in enumerate(glob) if ev.atom_warp is not None and len(ev.atom_warp)]
+    z = np.zeros(0, np.int64)
+    if not has:
+        return z, z, z
+    pos = _flat([base[i] + glob[i].atom_warp.astype(np.int64) for i in has], np.int64)
+    if pos.max() >= len(pos_row):
+        raise IndexError("trace: an atomic's line group names a warp outside its event")
+    row = pos_row[pos]
+    keep = row >= 0
+    order = np.argsort(row[keep], kind="stable")
+    return tuple(a[keep][order] for a in (row, _flat([glob[i].atom_line for i in has], np.int64),
+                                          _flat([glob[i].atom_passes for i in has], np.int64)))
 
 
 def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,
@@ -760,8 +796,8 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     _lay_rows(row_pc, pcs, fidx, m, warp_off, rows, dest, warp_row0)
     del fidx
     # the memory work, straight into the rows
-    miss_pc, g_row, g_pc, n_g, groups = _memory_work(trace, cfg, clock_mhz, step_pc, counts, fwarps, active, ascending,
-                                             n_buckets, dest, rows, n_pc)
+    miss_pc, g_row, g_pc, n_g, groups, atoms = _memory_work(trace, cfg, clock_mhz, step_pc, counts, fwarps, active,
+                                                            ascending, n_buckets, dest, rows, n_pc)
     del dest
     # DRAM sectors per missed sector, per pc
     factor = np.full(n_pc, float(cfg.dram_sectors_per_miss), np.float64)
@@ -780,8 +816,12 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     if not contiguous:
         # warps of a CTA must be contiguous ids (the engine lays a wave out CTA by CTA)
         raise ValueError("trace: warps of a CTA are not contiguous")
+    a_row, a_line, a_passes = atoms
+    atom_off = np.zeros(len(rows) + 1, np.int64)
+    np.cumsum(np.bincount(a_row, minlength=len(rows)), out=atom_off[1:])
     return Streams(pcs[:m], rows, warp_row0, warp_off, cta_warp0, cta_nwarps, n_ctas, g_row, g_line, g_info,
-                   g_line_idx, len(lines), np.argsort(g_row, kind="stable"))
+                   g_line_idx, len(lines), np.argsort(g_row, kind="stable"), atom_off, a_line,
+                   a_passes * (clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns))
 
 
 # kinds that use the L1TEX path of their SM

@@ -1,7 +1,7 @@
 """The replay: every warp's instruction stream through SMs, schedulers, pipes and memory queues.
 
 One global clock over all SMs (shared resources: the CTA dispatcher, L2 and DRAM bandwidth,
-the global-atomic unit), with skip-ahead: each scheduler records the earliest cycle at which one
+the global-atomic rate and the L2's atomic units, each CTA's write path), with skip-ahead: each scheduler records the earliest cycle at which one
 of its warps could issue, and the clock jumps to the earliest such cycle (or the next CTA
 dispatch) when nothing can issue now. A cycle visits only the SMs that have a scheduler with
 something to wake up for (a list kept in SM order), and a warp's operand-ready time is worked
@@ -12,7 +12,10 @@ sectors in the L2/DRAM token queues when it issues, so its completion time (queu
 where-it-hit latency) is fixed then. A global load whose L1-miss lines are known joins the open L2
 requests of its SM's merge domain or sends its lines on, near or far in the L2 by the line's home,
 the SM's side and what that side loaded before, in issue order (load_lines.py, l2_merge.py,
-l2_sides.py), and takes the latency of its slowest line.
+l2_sides.py), and takes the latency of its slowest line. A global store first holds its CTA's
+write path (memory/coalescer.store_write_cycles; a warp stops issuing stores while its CTA's
+backlog is over st_q cycles); a global atomic's request to each line it touches queues on that
+line's atomic unit for its sector passes (memory/atomics.py) and is answered after the last.
 
 Stall accounting is O(1) per issue: the cycles a warp spent between two issues are split into
 the part before its operands / barrier / branch were ready (wait, short_scoreboard,
@@ -209,12 +212,12 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            e_pc, rows, warp_row0,
            warp_off, cta_warp0, cta_nwarps,
            num_sms, sm_order, pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, policy,
-           dispatch_interval, bar_lat, lsu_q, mio_q, lat_branch,
+           dispatch_interval, bar_lat, lsu_q, mio_q, st_q, lat_branch,
            l1_rate, l2_rate, dram_rate, atom_rate,
            load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
            rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot,
-           sides, merge):
+           sides, merge, atoms):
     C = cta_warp0.shape[0]
     # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
     # each warp's from g_warp0[w]; per group its line index, home partition and g_info; per SM its
@@ -226,6 +229,10 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     copy_at = np.full((n_lines, 2), -1, np.int64)
     back = np.zeros(n_lines, np.int64)
     lats = (l2_near, l2_far, dram_near, dram_far)
+    # the L2's atomic units (memory/atomics.py): row r's (line, cycles) requests are
+    # atom_line / atom_cyc[atom_off[r]:atom_off[r + 1]]; a line's unit is a hash of it
+    atom_off, atom_line, atom_cyc, n_units = atoms
+    unit_free = np.zeros(max(1, n_units), np.float64)
     # L1 -> L2 read merging at issue (merge: load_lines.MergeState)
     use_groups = use_sides or merge.on
     op_b = np.zeros(64, np.int64)
@@ -272,6 +279,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     last_q = np.full(n_sched, -1, np.int64)  # the slot (its index among the scheduler's) that issued last
     pipe_free = np.zeros((n_sched, N_PIPES), np.int64)
     l1_free = np.zeros(num_sms, np.float64)
+    st_free = np.zeros(num_sms * ctas_per_sm, np.float64)  # each CTA slot's write path (global stores)
     track_q = merge.on and merge.q0 > 0.0  # each SM's L1-miss lines in flight (_lines_in_flight)
     q_cal = np.zeros((num_sms if track_q else 1, _Q_BINS if track_q else 1), np.int64)
     q_tot = np.zeros(num_sms, np.int64)
@@ -341,6 +349,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
             g = best * ctas_per_sm + best_cs
             cslot_cta[g] = c
             cslot_free_at[g] = 0
+            st_free[g] = 0.0
             cta_start[c] = t
             cta_sm[c] = best
             cta_end[c] = t
@@ -434,6 +443,8 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                     k = kind[pc]
                     if k == K_GLD or k == K_GST or k == K_GATOM or k == K_LLD or k == K_LST:
                         lim = l1_free[sm] - lsu_q
+                        if k == K_GST and st_q > 0 and st_free[zs[z, F_G]] - st_q > lim:
+                            lim = st_free[zs[z, F_G]] - st_q
                         if lim > t:
                             b = np.int64(np.ceil(lim))
                             if b > blocked:
@@ -519,6 +530,11 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                         t1 = l1_free[sm] if l1_free[sm] > t else float(t)
                         l1_free[sm] = t1 + rows[mr].wf / l1_rate
                         st = t1
+                        if k == K_GST and st_q > 0 and rows[mr].wr > 0:  # the CTA's write path
+                            g = zs[gs, F_G]
+                            tw = st_free[g] if st_free[g] > st else st
+                            st_free[g] = tw + float(rows[mr].wr)
+                            st = tw
                         if ml2 > 0:
                             t2 = l2_free if l2_free > st else st
                             l2_free = t2 + ml2 / l2_rate
@@ -531,6 +547,16 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             ta = atom_free if atom_free > st else st
                             atom_free = ta + float(rows[mr].lanes) / atom_rate
                             st = ta
+                            if n_units > 0:  # each line's request queues on its unit; answered after the last
+                                fin = st
+                                for ai_ in range(atom_off[mr], atom_off[mr + 1]):
+                                    hu = (atom_line[ai_] * np.int64(0x9E3779B97F4A7C15)) >> np.int64(32)
+                                    u = (hu & np.int64(0x7FFFFFFF)) % n_units
+                                    tu = unit_free[u] if unit_free[u] > st else st
+                                    unit_free[u] = tu + atom_cyc[ai_]
+                                    if unit_free[u] > fin:
+                                        fin = unit_free[u]
+                                st = fin
                         jret = np.int64(-1)
                         slat = np.int64(-1)
                         sent_any = True

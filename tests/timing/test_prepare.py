@@ -29,6 +29,7 @@ class RefStreams:
     e_l2: np.ndarray
     e_dram: np.ndarray
     e_lanes: np.ndarray
+    e_wr: np.ndarray  # a global store's CTA write-path cycles
     warp_off: np.ndarray
     cta_warp0: np.ndarray
     cta_nwarps: np.ndarray
@@ -47,7 +48,7 @@ def _popcount32(x: np.ndarray) -> np.ndarray:
     return ((((x + (x >> 4)) & 0x0F0F0F0F) * 0x01010101) & 0xFFFFFFFF) >> 24
 
 
-def _ref_fill_shadows(shadows: dict[int, int], n_pc: int, warps, pcs, lat, wf, l2, dram, lanes):
+def _ref_fill_shadows(shadows: dict[int, int], n_pc: int, warps, pcs, lat, wf, l2, dram, lanes, wr):
     """Insert the instructions of every if-converted shadow a warp jumped over (predicated off:
     they issue, with no memory work and no active lanes)."""
     tgt_of = np.full(n_pc + 1, -1, np.int64)
@@ -59,7 +60,7 @@ def _ref_fill_shadows(shadows: dict[int, int], n_pc: int, warps, pcs, lat, wf, l
     taken = np.zeros(n, bool)
     taken[:-1] = (tgt[:-1] > pcs[:-1] + 1) & (warps[1:] == warps[:-1]) & (pcs[1:] == tgt[:-1])
     if not taken.any():
-        return warps, pcs, lat, wf, l2, dram, lanes
+        return warps, pcs, lat, wf, l2, dram, lanes, wr
     extra = np.where(taken, tgt - pcs - 1, 0)
     pos = np.arange(n) + np.concatenate([[0], np.cumsum(extra)[:-1]])
     total = n + int(extra.sum())
@@ -69,7 +70,8 @@ def _ref_fill_shadows(shadows: dict[int, int], n_pc: int, warps, pcs, lat, wf, l
     k = np.arange(len(rep)) - np.repeat(np.cumsum(cnt) - cnt, cnt)  # 0.. within each shadow
     ins = pos[rep] + 1 + k
     out = []
-    for arr, fill in ((warps, None), (pcs, None), (lat, -1), (wf, 0.0), (l2, 0.0), (dram, 0.0), (lanes, 0.0)):
+    for arr, fill in ((warps, None), (pcs, None), (lat, -1), (wf, 0.0), (l2, 0.0), (dram, 0.0), (lanes, 0.0),
+                      (wr, 0)):
         new = np.empty(total, arr.dtype)
         new[pos] = arr
         if fill is None:
@@ -112,6 +114,7 @@ def reference_build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingC
     l2 = np.zeros(n, np.float64)
     dram = np.zeros(n, np.float64)
     lanes = _popcount32(active).astype(np.float64)
+    wr = np.zeros(n, np.int64)
     sm_of_warp = trace.sm_of_warp()
     kind = st.kind
     spw = cfg.sectors_per_wavefront
@@ -140,9 +143,13 @@ def reference_build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingC
             elat = st_lat if ev.space == "global" else np.full(len(ew), float(hit_lat))
             l2s = sec.astype(np.float64) if ev.space == "global" else miss.astype(np.float64)
             ds = np.zeros(len(ew))
+            if ev.space == "global" and ev.write_cycles is not None:
+                np.add.at(wr, idx, np.asarray(ev.write_cycles, np.int64))
         elif ev.op in ("atom", "red"):
             per_sector = lanes[idx] / np.maximum(sec, 1)
-            serial = np.maximum(per_sector - 1.0, 0.0) * (clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns)
+            # same-address lanes wait for each other in the latency only without the atomic units
+            step = 0.0 if cfg.atomic_units > 0 else clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
+            serial = np.maximum(per_sector - 1.0, 0.0) * step
             elat = np.where(dmiss > 0, cfg.lat_dram, l2lat) + serial
             l2s = sec.astype(np.float64)
             ds = dmiss.astype(np.float64)
@@ -172,11 +179,12 @@ def reference_build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingC
                 factor[pc] = float(by) / cfg.sector_bytes / miss_pc[pc]
     dram *= factor[pcs]
     if shadows and n:
-        warps, pcs, lat, wf, l2, dram, lanes = _ref_fill_shadows(shadows, n_pc, warps, pcs, lat, wf, l2, dram, lanes)
+        warps, pcs, lat, wf, l2, dram, lanes, wr = _ref_fill_shadows(shadows, n_pc, warps, pcs, lat, wf, l2, dram,
+                                                                     lanes, wr)
         n = len(pcs)
     # ptxas-like order inside each basic block (full block instances only)
     if schedules and n:
-        arrays = [pcs, lat, wf, l2, dram, lanes]
+        arrays = [pcs, lat, wf, l2, dram, lanes, wr]
         for a, order in schedules:
             m = len(order)
             idx = np.flatnonzero(pcs == a)
@@ -194,7 +202,7 @@ def reference_build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingC
     # fold free ops away
     keep = kind[pcs] != K_FREE
     warps, pcs = warps[keep], pcs[keep]
-    lat, wf, l2, dram, lanes = lat[keep], wf[keep], l2[keep], dram[keep], lanes[keep]
+    lat, wf, l2, dram, lanes, wr = lat[keep], wf[keep], l2[keep], dram[keep], lanes[keep], wr[keep]
     warp_off = np.searchsorted(warps, np.arange(W + 1, dtype=np.int64)).astype(np.int64)
     cta = trace.cta_of_warp()
     cta_warp0 = np.full(n_ctas, -1, np.int64)
@@ -208,8 +216,8 @@ def reference_build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingC
         rel = np.arange(W, dtype=np.int64) - cta_warp0[cta]
         if np.any(rel < 0) or np.any(rel >= cta_nwarps[cta]):
             raise ValueError("trace: warps of a CTA are not contiguous")
-    return RefStreams(pcs.astype(np.int32), lat.astype(np.int32), wf, l2, dram, lanes, warp_off, cta_warp0,
-                      cta_nwarps, n_ctas)
+    return RefStreams(pcs.astype(np.int32), lat.astype(np.int32), wf, l2, dram, lanes, np.minimum(wr, 32767),
+                      warp_off, cta_warp0, cta_nwarps, n_ctas)
 
 
 # ---------------------------------------------------------------- random traces
@@ -258,6 +266,8 @@ def random_launch(seed: int):
                 h1 = np.where(rng.random(m) < 0.4, sec, (sec * rng.random(m)).astype(np.int64))  # all-L1-hit warps
                 h2 = np.where(rng.random(m) < 0.4, sec - h1, ((sec - h1) * rng.random(m)).astype(np.int64))
                 summary = {"sectors": sec, "l1_hit_sectors": h1, "l2_hit_sectors": h2}
+                if op == "st":  # the engines give these for global stores only: the replay reads them there
+                    summary["write_cycles"] = rng.integers(1, 65, m)
             tr.add_memory(space, op, ew, summary)
     kind = rng.choice([K_ALU, K_FREE, K_GLD, K_SLD], n_pc).astype(np.int8)
     z = np.zeros(n_pc, np.int32)
@@ -301,6 +311,9 @@ def assert_same_streams(got: Streams, want: RefStreams, kind: np.ndarray):
     mem = has & (want.e_lat >= 0)
     for name, g in (("e_wf", wf), ("e_l2", l2), ("e_dram", dram), ("e_lanes", lanes)):
         _same(g[mem], getattr(want, name)[mem], name)
+    wr = np.zeros(len(got.e_pc), np.int64)
+    wr[has] = got.rows["wr"]
+    _same(wr[mem], want.e_wr[mem], "e_wr")
 
 
 @settings(max_examples=150, deadline=None)

@@ -1,0 +1,57 @@
+"""The L2's atomic units (memory/atomics.py, config atomic_units): every warp's request to a line
+queues on that line's unit for its sector passes, one same-address step (1 / 1.343 ns) each. 256
+warps adding 32 lanes to one word need 256 x 32 steps one after another; with the units off, only
+each warp's own lanes wait for each other."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+import simgpu as sg
+import simgpu.timing.config as timing_config
+from simgpu.arch import get_preset
+
+SRC = r"""
+extern "C" __global__ void hammer(unsigned* c, int stride)
+{   // every lane adds to word (lane % 32) * stride: stride 0 = one word
+    asm volatile("red.global.add.u32 [%0], 1;" :: "l"(c + (threadIdx.x % 32) * stride) : "memory");
+}
+"""
+WARPS = 256
+
+
+def _cycles(stride: int, engine: str = "fast") -> int:
+    f = sg.RawModule(code=SRC).get_function("hammer")
+    c = sg.zeros(32 * max(stride, 1), np.uint32)
+    rep = f((WARPS // 8,), (256,), (c, np.int32(stride)), engine=engine)
+    assert int(c.get().sum()) == WARPS * 32
+    return rep.timing.cycles
+
+
+@pytest.fixture
+def units_off():
+    saved = timing_config._DEFAULT
+    timing_config._DEFAULT = dataclasses.replace(timing_config.default_config(), atomic_units=0)
+    yield
+    timing_config._DEFAULT = saved
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_one_word_serialises_every_lane(engine):
+    cfg = timing_config.default_config()
+    step = get_preset("H200").sm_clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
+    floor = WARPS * 32 * step
+    cycles = _cycles(0, engine)
+    assert floor <= cycles <= floor * 1.25 + 2000, (cycles, floor)
+
+
+def test_distinct_sectors_go_side_by_side():
+    """32 lanes on 32 lines (one word each, a line apart): one pass per line, lines on many units."""
+    assert _cycles(32) < _cycles(0) / 4
+
+
+def test_without_units_one_word_runs_far_faster(units_off):
+    cfg = timing_config.default_config()
+    step = get_preset("H200").sm_clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
+    assert _cycles(0) < WARPS * 32 * step / 4
