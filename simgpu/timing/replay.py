@@ -1,12 +1,13 @@
 """The replay: every warp's instruction stream through SMs, schedulers, pipes and memory queues.
 
 One global clock over all SMs (shared resources: the CTA dispatcher, L2 and DRAM bandwidth,
-the global-atomic rate and the L2's atomic units, each CTA's write path), with skip-ahead: each scheduler records the earliest cycle at which one
-of its warps could issue, and the clock jumps to the earliest such cycle (or the next CTA
-dispatch) when nothing can issue now. A cycle visits only the SMs that have a scheduler with
-something to wake up for (a list kept in SM order), and a warp's operand-ready time is worked
-out when it changes (at its issue, arrival, barrier release), not at every scan, so the cost
-grows with issued instructions and busy SMs, not with idle cycles or the size of the GPU.
+the global-atomic rate and the L2's atomic units, each CTA's write path), with skip-ahead: each
+scheduler records the earliest cycle at which one of its warps could issue, and the clock jumps
+to the earliest such cycle (or the next CTA dispatch) when nothing can issue now. A cycle visits
+only the SMs that have a scheduler with something to wake up for (a list kept in SM order), and a
+warp's operand-ready time is worked out when it changes (at its issue, arrival, barrier release),
+not at every scan, so the cost grows with issued instructions and busy SMs, not with idle cycles
+or the size of the GPU.
 All times are known at issue: a memory instruction reserves its L1TEX cycles on its SM and its
 sectors in the L2/DRAM token queues when it issues, so its completion time (queueing delay +
 where-it-hit latency) is fixed then. A global load whose L1-miss lines are known joins the open L2
