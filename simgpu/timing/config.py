@@ -117,8 +117,10 @@ class TimingConfig:
     # 1 / same_address_atomics_per_ns each. 32 distinct words of a line (4 passes) over many lines
     # ran at 521.9 per ns (atomic_global_distinct_addresses_per_ns): 521.9 x 4 / 32 / 1.343 = 49
     # units; one lane a line over 4,096 lines at 72.1 per ns (l2_atomics hist.py; 49 units: 65.8).
-    # 2-64 lines run 2-4x slower than 49 hashed units give (l2_atomics README). 0 units: off (only
-    # the device-wide atomics_per_ns, and same-address lanes of one warp in its latency).
+    # Lines whose addresses differ only in bits 7 and 9 share a unit (l2_atomics spacing.py: two
+    # bins 128 or 512 B apart run as one, 256 B or 1 KB ... 64 MB apart twice as fast), so the
+    # replay hashes the line without them. 0 units: off (only the device-wide atomics_per_ns, and
+    # same-address lanes of one warp in its latency).
     atomic_units: int = 49
 
     # ---------------------------------------------------------------- loaded latency

@@ -231,7 +231,8 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     back = np.zeros(n_lines, np.int64)
     lats = (l2_near, l2_far, dram_near, dram_far)
     # the L2's atomic units (memory/atomics.py): row r's (line, cycles) requests are
-    # atom_line / atom_cyc[atom_off[r]:atom_off[r + 1]]; a line's unit is a hash of it
+    # atom_line / atom_cyc[atom_off[r]:atom_off[r + 1]]; a line's unit is a hash of its address
+    # without bits 7 and 9 (config atomic_units)
     atom_off, atom_line, atom_cyc, n_units = atoms
     unit_free = np.zeros(max(1, n_units), np.float64)
     # L1 -> L2 read merging at issue (merge: load_lines.MergeState)
@@ -551,7 +552,9 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             if n_units > 0:  # each line's request queues on its unit; answered after the last
                                 fin = st
                                 for ai_ in range(atom_off[mr], atom_off[mr + 1]):
-                                    hu = (atom_line[ai_] * np.int64(0x9E3779B97F4A7C15)) >> np.int64(32)
+                                    # lines that differ only in address bits 7 and 9 share a unit
+                                    hu = (atom_line[ai_] & ~np.int64(5)) * np.int64(0x9E3779B97F4A7C15)
+                                    hu = hu >> np.int64(32)
                                     u = (hu & np.int64(0x7FFFFFFF)) % n_units
                                     tu = unit_free[u] if unit_free[u] > st else st
                                     unit_free[u] = tu + atom_cyc[ai_]

@@ -13,18 +13,18 @@ import simgpu.timing.config as timing_config
 from simgpu.arch import get_preset
 
 SRC = r"""
-extern "C" __global__ void hammer(unsigned* c, int stride)
-{   // every lane adds to word (lane % 32) * stride: stride 0 = one word
-    asm volatile("red.global.add.u32 [%0], 1;" :: "l"(c + (threadIdx.x % 32) * stride) : "memory");
+extern "C" __global__ void hammer(unsigned* c, int stride, int words)
+{   // every lane adds to word (lane % words) * stride
+    asm volatile("red.global.add.u32 [%0], 1;" :: "l"(c + (threadIdx.x % words) * stride) : "memory");
 }
 """
 WARPS = 256
 
 
-def _cycles(stride: int, engine: str = "fast") -> int:
+def _cycles(stride: int, engine: str = "fast", words: int = 32) -> int:
     f = sg.RawModule(code=SRC).get_function("hammer")
     c = sg.zeros(32 * max(stride, 1), np.uint32)
-    rep = f((WARPS // 8,), (256,), (c, np.int32(stride)), engine=engine)
+    rep = f((WARPS // 8,), (256,), (c, np.int32(stride), np.int32(words)), engine=engine)
     assert int(c.get().sum()) == WARPS * 32
     return rep.timing.cycles
 
@@ -49,6 +49,16 @@ def test_one_word_serialises_every_lane(engine):
 def test_distinct_sectors_go_side_by_side():
     """32 lanes on 32 lines (one word each, a line apart): one pass per line, lines on many units."""
     assert _cycles(32) < _cycles(0) / 4
+
+
+def test_lines_apart_in_address_bit_7_or_9_share_a_unit():
+    """Two words 128 or 512 B apart take as long as one word; 256 B or 1 KB apart half as long
+    (benchmarks/microbench/l2_atomics spacing.py)."""
+    one = _cycles(0)
+    for stride in (32, 128):  # 128 B, 512 B
+        assert _cycles(stride, words=2) >= 0.9 * one
+    for stride in (64, 256):  # 256 B, 1 KB
+        assert _cycles(stride, words=2) <= 0.65 * one
 
 
 def test_without_units_one_word_runs_far_faster(units_off):
