@@ -128,8 +128,9 @@ class FastEngine(Engine):
                     if ops[i] == "ld":
                         ev.wavefronts = wf[off:end]
                         ev.miss_warp, ev.miss_line, ev.miss_info = gw[g_off:g_end], gl[g_off:g_end], gi[g_off:g_end]
-                    else:
+                    else:  # a store: its CTA write-path cycles, the lines it leaves partly written
                         ev.write_cycles = wf[off:end]
+                        ev.unit_warp, ev.unit_line, ev.unit_passes = gw[g_off:g_end], gl[g_off:g_end], gi[g_off:g_end]
                     append(ev)
                     g_off = g_end
                 off = end

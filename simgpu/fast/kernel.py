@@ -93,6 +93,7 @@ from simgpu.memory.banks import NUM_BANKS, warp_wavefronts_nb
 from simgpu.memory.coalescer import coalesce_nb, load_wavefronts, store_write_cycles
 from simgpu.memory.l1 import OP_LD, OP_ST, hierarchy_batch
 from simgpu.memory.l2 import N_COUNTERS
+from simgpu.memory.line_units import partial_store_lines
 
 R_NOREADY, R_FALLBACK, R_ACCOUNT, R_TRACE_FULL = 0, 1, 2, 3
 ALU_KIND, BRA_KIND, BAR_KIND, EXIT_KIND = 0, 1, 5, 4  # program.py: ALU, BRA, CALL, RET, EXIT, BAR, TRAP
@@ -891,6 +892,17 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
                     gl[c] = g_line[i]
                     gi[c] = g_info[i]
                     c += 1
+            gk[e] = c - ev_n[2]
+            ev_n[2] = c
+        elif code == OP_ST:  # the lines it leaves partly written, for the L2's line units (info: passes)
+            gw, gl, gi, gk = ev_groups
+            c = ev_n[2]
+            m = partial_store_lines(g_addr[:n], g_mask[:n], nbytes, g_warp, g_line)  # (reused as scratch)
+            for i in range(m):
+                gw[c] = g_warp[i]
+                gl[c] = g_line[i]
+                gi[c] = 1
+                c += 1
             gk[e] = c - ev_n[2]
             ev_n[2] = c
 

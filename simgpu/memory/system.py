@@ -24,7 +24,6 @@ from collections import defaultdict
 import numpy as np
 
 from simgpu.memory import banks as _banks
-from simgpu.memory.atomics import atomic_line_groups
 from simgpu.memory.coalescer import coalesce_nb, load_wavefronts_of, store_write_cycles_of
 from simgpu.memory.config import MemoryConfig, memory_config_for
 from simgpu.memory.dram import DRAMCounters
@@ -59,6 +58,7 @@ from simgpu.memory.l2 import (
     N_COUNTERS,
     L2Cache,
 )
+from simgpu.memory.line_units import atomic_line_groups, partial_store_groups
 from simgpu.memory.topology import domain_of_sm
 
 _NO_MERGE = np.zeros(0, np.int64)
@@ -277,7 +277,10 @@ class MemorySystem:
         self.last = {"space": space, "op": op, "pc": pc, "sectors": sectors, "lines": lines,
                      "l1_hit_sectors": w_l1, "l2_hit_sectors": w_l2}
         if code in (OP_ATOM, OP_RED) and space == "global":
-            self.last.update(zip(("atom_warp", "atom_line", "atom_passes"), atom_groups))
+            self.last.update(zip(("unit_warp", "unit_line", "unit_passes"), atom_groups))
+        elif code == OP_ST and space == "global":  # partly written lines take a pass on their unit too
+            partial = partial_store_groups(addr, mask, size)
+            self.last.update(zip(("unit_warp", "unit_line", "unit_passes"), partial))
         if code in _LOADS:  # L1TEX cycles of each warp's request, for the timing model
             self.last["wavefronts"] = load_wavefronts_of(mask, size, lines)
         elif space == "global" and code == OP_ST:  # its CTA's write-path cycles, for the timing model

@@ -25,11 +25,11 @@ class MemoryEvent:
     wavefronts: np.ndarray | None = None
     # global stores: per warp, the cycles it holds its CTA's write path (coalescer.store_write_cycles)
     write_cycles: np.ndarray | None = None
-    # global atomics: one row per (warp, line) -- the warp's index in `warps`, the line and its sector
-    # passes (memory/atomics.py); for the replay's atomic units
-    atom_warp: np.ndarray | None = None
-    atom_line: np.ndarray | None = None
-    atom_passes: np.ndarray | None = None
+    # global atomics and stores: one row per (warp, line) that takes passes on the L2's line unit --
+    # the warp's index in `warps`, the line and its passes (memory/line_units.py); for the replay
+    unit_warp: np.ndarray | None = None
+    unit_line: np.ndarray | None = None
+    unit_passes: np.ndarray | None = None
     # global loads: one row per (warp, line) with L1 read misses -- the warp's index in `warps`,
     # the line, and the sector masks (memory.l1.hierarchy_batch's g_info); for timing/l2_merge.py
     miss_warp: np.ndarray | None = None
@@ -128,8 +128,8 @@ class ExecutionTrace:
             step=self.n_steps - 1, space=space, op=op, warps=np.asarray(warps, np.int64),
             sectors=summary.get("sectors"), l1_hit_sectors=summary.get("l1_hit_sectors"),
             l2_hit_sectors=summary.get("l2_hit_sectors"), wavefronts=summary.get("wavefronts"),
-            write_cycles=summary.get("write_cycles"), atom_warp=summary.get("atom_warp"),
-            atom_line=summary.get("atom_line"), atom_passes=summary.get("atom_passes"),
+            write_cycles=summary.get("write_cycles"), unit_warp=summary.get("unit_warp"),
+            unit_line=summary.get("unit_line"), unit_passes=summary.get("unit_passes"),
             miss_warp=summary.get("miss_warp"), miss_line=summary.get("miss_line"),
             miss_info=summary.get("miss_info")))
 

@@ -185,6 +185,18 @@ def _resident_per_bin(warp_start, warp_end, warp_sm, edges, num_sms):
     return out
 
 
+def _in_allocation(lines: np.ndarray, heap_bases) -> np.ndarray:
+    """Lines (byte address >> 7) as offsets in their global allocation (heap_bases: the start of each),
+    so that what the replay derives from address bits (a line's L2 home, its line unit) does not
+    depend on where earlier allocations put the array."""
+    lines = np.asarray(lines, np.int64)
+    if heap_bases is None or not len(heap_bases) or not len(lines):
+        return lines
+    bases = np.sort(np.asarray(heap_bases, np.int64)) >> 7
+    i = np.searchsorted(bases, lines, side="right") - 1
+    return np.where(i >= 0, lines - bases[np.maximum(i, 0)], lines)
+
+
 def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, groups: bool) -> tuple:
     """The replay's `sides` tuple (replay.py, load_lines.py): the L1-miss groups sorted by row, their
     line index, home partition and g_info, each warp's first group, the SMs' sides (sm_side None:
@@ -208,12 +220,7 @@ def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, group
     g_row = np.ascontiguousarray(sr.miss_row[order], np.int64)
     g_li = np.ascontiguousarray(sr.miss_line_idx[order], np.int64)
     g_info = np.ascontiguousarray(sr.miss_info[order], np.int64)
-    g_line = sr.miss_line[order]
-    if heap_bases is not None and len(heap_bases):
-        bases = np.sort(np.asarray(heap_bases, np.int64)) >> 7
-        i = np.searchsorted(bases, g_line, side="right") - 1
-        g_line = np.where(i >= 0, g_line - bases[np.maximum(i, 0)], g_line)
-    g_home = group_homes(g_line)
+    g_home = group_homes(_in_allocation(sr.miss_line[order], heap_bases))
     g_warp0 = np.searchsorted(g_row, sr.warp_row0[:-1]).astype(np.int64)
     n_lines = max(1, sr.n_miss_lines)
     return (use_sides, g_row, g_li, g_home, g_info, g_warp0, side) + lats + (
@@ -333,7 +340,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     np.asarray(cfg.l2_load_util, np.float64), np.asarray(cfg.l2_load_extra_cycles, np.float64),
                     e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
                     rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, sides, merge,
-                    (sr.atom_off, sr.atom_line, sr.atom_cycles, int(cfg.atomic_units)))
+                    (sr.atom_off, _in_allocation(sr.atom_line, trace.heap_bases), sr.atom_cycles,
+                     int(cfg.atomic_units)))
     t2 = time.perf_counter()
     cycles = int(cycles)
     overhead_cycles = cfg.launch_overhead_ns * clock_ghz

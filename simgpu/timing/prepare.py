@@ -69,9 +69,9 @@ class Streams:
     miss_line_idx: np.ndarray = None  # int64: index of the line among the distinct ones
     n_miss_lines: int = 0
     miss_by_row: np.ndarray = None  # int64: the groups in row order (a stable argsort of miss_row)
-    # the global atomics' (warp, line) requests to the L2's atomic units (memory/atomics.py): row r's
-    # are atom_line / atom_cycles[atom_off[r]:atom_off[r + 1]] (the cycles each holds its unit: its
-    # sector passes, a same-address step each)
+    # the (warp, line) requests of global atomics and partial stores to the L2's line units
+    # (memory/line_units.py): row r's are atom_line / atom_cycles[atom_off[r]:atom_off[r + 1]] (the
+    # cycles each holds its unit: its passes, a same-address step each)
     atom_off: np.ndarray = None  # int64 [rows + 1]
     atom_line: np.ndarray = None  # int64
     atom_cycles: np.ndarray = None  # float64
@@ -692,7 +692,7 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
                                   miss_pc, g_row, g_pc, pos_row, *consts)
     if status != 0:
         raise IndexError("trace: a memory event names a (warp, step) after the last entry")
-    return miss_pc, g_row, g_pc, int(n_g), _miss_groups(glob, pos_row), _atom_groups(glob, pos_row)
+    return miss_pc, g_row, g_pc, int(n_g), _miss_groups(glob, pos_row), _unit_groups(glob, pos_row)
 
 
 def _miss_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -713,23 +713,24 @@ def _miss_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarra
     return row[keep], line[keep], info[keep]
 
 
-def _atom_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The global atomics' (warp, line) groups (MemoryEvent.atom_*, memory/atomics.py) as (row, line,
-    sector passes), sorted by row (stable), those of entries without a row left out."""
+def _unit_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The (warp, line) requests of global atomics and partial stores to the L2's line units
+    (MemoryEvent.unit_*, memory/line_units.py) as (row, line, passes), sorted by row (stable), those
+    of entries without a row left out."""
     base = np.zeros(len(glob) + 1, np.int64)
     np.cumsum([len(ev.warps) for ev in glob], out=base[1:])
-    has = [i for i, ev in enumerate(glob) if ev.atom_warp is not None and len(ev.atom_warp)]
+    has = [i for i, ev in enumerate(glob) if ev.unit_warp is not None and len(ev.unit_warp)]
     z = np.zeros(0, np.int64)
     if not has:
         return z, z, z
-    pos = _flat([base[i] + glob[i].atom_warp.astype(np.int64) for i in has], np.int64)
+    pos = _flat([base[i] + glob[i].unit_warp.astype(np.int64) for i in has], np.int64)
     if pos.max() >= len(pos_row):
-        raise IndexError("trace: an atomic's line group names a warp outside its event")
+        raise IndexError("trace: a line-unit request names a warp outside its event")
     row = pos_row[pos]
     keep = row >= 0
     order = np.argsort(row[keep], kind="stable")
-    return tuple(a[keep][order] for a in (row, _flat([glob[i].atom_line for i in has], np.int64),
-                                          _flat([glob[i].atom_passes for i in has], np.int64)))
+    return tuple(a[keep][order] for a in (row, _flat([glob[i].unit_line for i in has], np.int64),
+                                          _flat([glob[i].unit_passes for i in has], np.int64)))
 
 
 def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,

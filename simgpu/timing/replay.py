@@ -15,8 +15,9 @@ requests of its SM's merge domain or sends its lines on, near or far in the L2 b
 the SM's side and what that side loaded before, in issue order (load_lines.py, l2_merge.py,
 l2_sides.py), and takes the latency of its slowest line. A global store first holds its CTA's
 write path (memory/coalescer.store_write_cycles; a warp stops issuing stores while its CTA's
-backlog is over st_q cycles); a global atomic's request to each line it touches queues on that
-line's atomic unit for its sector passes (memory/atomics.py) and is answered after the last.
+backlog is over st_q cycles); a global atomic's request to each line it touches, and a store's to
+each line it leaves partly written, queue on that line's L2 unit for their passes
+(memory/line_units.py), the atomic answered after the last.
 
 Stall accounting is O(1) per issue: the cycles a warp spent between two issues are split into
 the part before its operands / barrier / branch were ready (wait, short_scoreboard,
@@ -208,6 +209,22 @@ def _lines_sent(q_cal, q_tot, q_head, sm, done, n):
     q_tot[sm] += n
 
 
+@njit(cache=True, inline="always")
+def _line_units(u_off, u_line, u_cyc, n_units, unit_free, mr, st):
+    """Memory row mr's requests to the L2's line units (memory/line_units.py), made at cycle st: each
+    queues on its line's unit (lines whose addresses differ only in bits 7 and 9 share one) for its
+    cycles; returns when the last is done (st if none)."""
+    fin = st
+    for i in range(u_off[mr], u_off[mr + 1]):
+        h = ((u_line[i] & ~np.int64(5)) * np.int64(0x9E3779B97F4A7C15)) >> np.int64(32)
+        u = (h & np.int64(0x7FFFFFFF)) % n_units
+        tu = unit_free[u] if unit_free[u] > st else st
+        unit_free[u] = tu + u_cyc[i]
+        if unit_free[u] > fin:
+            fin = unit_free[u]
+    return fin
+
+
 @njit(cache=True)
 def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            e_pc, rows, warp_row0,
@@ -230,7 +247,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     copy_at = np.full((n_lines, 2), -1, np.int64)
     back = np.zeros(n_lines, np.int64)
     lats = (l2_near, l2_far, dram_near, dram_far)
-    # the L2's atomic units (memory/atomics.py): row r's (line, cycles) requests are
+    # the L2's line units (memory/line_units.py): row r's (line, cycles) requests are
     # atom_line / atom_cyc[atom_off[r]:atom_off[r + 1]]; a line's unit is a hash of its address
     # without bits 7 and 9 (config atomic_units)
     atom_off, atom_line, atom_cyc, n_units = atoms
@@ -537,6 +554,8 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             tw = st_free[g] if st_free[g] > st else st
                             st_free[g] = tw + float(rows[mr].wr)
                             st = tw
+                        if k == K_GST and n_units > 0:  # its partly written lines, on their line units
+                            st = _line_units(atom_off, atom_line, atom_cyc, n_units, unit_free, mr, st)
                         if ml2 > 0:
                             t2 = l2_free if l2_free > st else st
                             l2_free = t2 + ml2 / l2_rate
@@ -550,17 +569,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             atom_free = ta + float(rows[mr].lanes) / atom_rate
                             st = ta
                             if n_units > 0:  # each line's request queues on its unit; answered after the last
-                                fin = st
-                                for ai_ in range(atom_off[mr], atom_off[mr + 1]):
-                                    # lines that differ only in address bits 7 and 9 share a unit
-                                    hu = (atom_line[ai_] & ~np.int64(5)) * np.int64(0x9E3779B97F4A7C15)
-                                    hu = hu >> np.int64(32)
-                                    u = (hu & np.int64(0x7FFFFFFF)) % n_units
-                                    tu = unit_free[u] if unit_free[u] > st else st
-                                    unit_free[u] = tu + atom_cyc[ai_]
-                                    if unit_free[u] > fin:
-                                        fin = unit_free[u]
-                                st = fin
+                                st = _line_units(atom_off, atom_line, atom_cyc, n_units, unit_free, mr, st)
                         jret = np.int64(-1)
                         slat = np.int64(-1)
                         sent_any = True

@@ -1,7 +1,8 @@
-"""The L2's atomic units (memory/atomics.py, config atomic_units): every warp's request to a line
-queues on that line's unit for its sector passes, one same-address step (1 / 1.343 ns) each. 256
-warps adding 32 lanes to one word need 256 x 32 steps one after another; with the units off, only
-each warp's own lanes wait for each other."""
+"""The L2's line units (memory/line_units.py, config atomic_units): every warp's atomic request to
+a line queues on that line's unit for its sector passes, one same-address step (1 / 1.343 ns) each,
+and a store for one pass on each line it leaves partly written. 256 warps adding 32 lanes to one
+word need 256 x 32 steps one after another; with the units off, only each warp's own lanes wait for
+each other."""
 
 import dataclasses
 
@@ -65,3 +66,36 @@ def test_without_units_one_word_runs_far_faster(units_off):
     cfg = timing_config.default_config()
     step = get_preset("H200").sm_clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
     assert _cycles(0) < WARPS * 32 * step / 4
+
+
+SCATTER = r"""
+extern "C" __global__ void scatter(const int* perm, const float* in, float* out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[perm[i]] = in[i];
+}
+"""
+
+
+def _scatter_cycles(perm: np.ndarray, engine: str, pad: int = 0) -> int:
+    f = sg.RawModule(code=SCATTER).get_function("scatter")
+    n = len(perm)
+    sg.zeros(pad + 1, np.float32)  # an allocation before `out` must not change the answer
+    out = sg.zeros(n, np.float32)
+    rep = f((n // 256,), (256,), (sg.asarray(perm), sg.asarray(np.ones(n, np.float32)), out, np.int32(n)),
+            engine=engine)
+    assert np.array_equal(out.get(), np.ones(n, np.float32))
+    return rep.timing.cycles
+
+
+def test_one_word_stores_queue_on_the_line_units():
+    """A random permutation of 65,536 floats: every warp store leaves 32 lines partly written, a pass
+    each on their units; the launch takes at least those passes spread over all units, and the same
+    on both engines wherever the arrays lie."""
+    cfg = timing_config.default_config()
+    step = get_preset("H200").sm_clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
+    perm = np.random.default_rng(0).permutation(1 << 16).astype(np.int32)
+    fast = _scatter_cycles(perm, "fast")
+    assert fast == _scatter_cycles(perm, "reference") == _scatter_cycles(perm, "fast", pad=999)
+    assert fast >= (1 << 16) * step / cfg.atomic_units
+    assert _scatter_cycles(np.arange(1 << 16, dtype=np.int32), "fast") < fast / 2  # whole lines: no passes
