@@ -123,15 +123,21 @@ def test_load_wavefronts_of_wide_loads_follow_the_data_path():
     assert load_wavefronts_of(one, 4, np.array([1]))[0] == 1
 
 
-@settings(max_examples=100, deadline=None)
-@given(rows=addr_rows, size=st.sampled_from([1, 2, 4, 8, 16]))
-def test_load_wavefronts_vectorised_and_numba_agree(rows, size):
+def _requests(rows, size):
+    """addr_rows drawn as warp requests: (active-lane mask, sectors and lines per warp)."""
     addr = np.zeros((len(rows), 32), np.int64)
     mask = np.zeros((len(rows), 32), bool)
     for r, (base, stride, jitter, m, rnd) in enumerate(rows):
         addr[r] = BASE + (np.array(jitter) if rnd else (base + LANE * stride) * size)
         mask[r] = m
-    _, lines, *_ = _nb(addr, mask, size)
+    sectors, lines, *_ = _nb(addr, mask, size)
+    return mask, sectors, lines
+
+
+@settings(max_examples=100, deadline=None)
+@given(rows=addr_rows, size=st.sampled_from([1, 2, 4, 8, 16]))
+def test_load_wavefronts_vectorised_and_numba_agree(rows, size):
+    mask, _, lines = _requests(rows, size)
     vec = load_wavefronts_of(mask, size, lines)
     for r in range(len(rows)):
         expect = max(1, -(-int(mask[r].sum()) * size // 128), -(-int(lines[r]) // 2))
@@ -150,12 +156,7 @@ def test_store_write_cycles_a_sector_a_cycle_two_a_line(stride, cycles):
 @settings(max_examples=100, deadline=None)
 @given(rows=addr_rows, size=st.sampled_from([1, 2, 4, 8, 16]))
 def test_store_write_cycles_vectorised_and_numba_agree(rows, size):
-    addr = np.zeros((len(rows), 32), np.int64)
-    mask = np.zeros((len(rows), 32), bool)
-    for r, (base, stride, jitter, m, rnd) in enumerate(rows):
-        addr[r] = BASE + (np.array(jitter) if rnd else (base + LANE * stride) * size)
-        mask[r] = m
-    sectors, lines, *_ = _nb(addr, mask, size)
+    _, sectors, lines = _requests(rows, size)
     vec = store_write_cycles_of(sectors, lines)
     for r in range(len(rows)):
         expect = max(int(sectors[r]), 2 * int(lines[r]))

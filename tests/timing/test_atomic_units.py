@@ -4,8 +4,6 @@ and a store for one pass on each line it leaves partly written. 256 warps adding
 word need 256 x 32 steps one after another; with the units off, only each warp's own lanes wait for
 each other."""
 
-import dataclasses
-
 import numpy as np
 import pytest
 
@@ -28,14 +26,6 @@ def _cycles(stride: int, engine: str = "fast", words: int = 32) -> int:
     rep = f((WARPS // 8,), (256,), (c, np.int32(stride), np.int32(words)), engine=engine)
     assert int(c.get().sum()) == WARPS * 32
     return rep.timing.cycles
-
-
-@pytest.fixture
-def units_off():
-    saved = timing_config._DEFAULT
-    timing_config._DEFAULT = dataclasses.replace(timing_config.default_config(), atomic_units=0)
-    yield
-    timing_config._DEFAULT = saved
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])
@@ -62,7 +52,8 @@ def test_lines_apart_in_address_bit_7_or_9_share_a_unit():
         assert _cycles(stride, words=2) <= 0.65 * one
 
 
-def test_without_units_one_word_runs_far_faster(units_off):
+def test_without_units_one_word_runs_far_faster(timing_override):
+    timing_override(atomic_units=0)
     cfg = timing_config.default_config()
     step = get_preset("H200").sm_clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
     assert _cycles(0) < WARPS * 32 * step / 4

@@ -2,13 +2,9 @@
 (benchmarks/microbench/l2_writes): one CTA storing whole lines takes ~4 cycles per warp store, 32
 one-sector lines ~64; with the path switched off the L1 data path alone would allow ~1."""
 
-import dataclasses
-
 import numpy as np
-import pytest
 
 import simgpu as sg
-import simgpu.timing.config as timing_config
 
 SRC = r"""
 #define ST(k) asm volatile("st.global.f32 [%0], %1;" :: "l"(p + (size_t)(8 * i + k) * 32 * stride), "f"(v));
@@ -33,19 +29,12 @@ def _per_store(stride: int) -> float:
     return (cycles(24) - cycles(8)) / (16 * 8 * WARPS)
 
 
-@pytest.fixture
-def path_off():
-    saved = timing_config._DEFAULT
-    timing_config._DEFAULT = dataclasses.replace(timing_config.default_config(), cta_store_queue_cycles=0)
-    yield
-    timing_config._DEFAULT = saved
-
-
 def test_one_cta_stores_a_sector_a_cycle():
     whole, spread = _per_store(1), _per_store(32)
     assert 3.5 <= whole <= 4.6, whole
     assert 56.0 <= spread <= 70.0, spread
 
 
-def test_without_the_write_path_stores_run_at_the_l1_rate(path_off):
+def test_without_the_write_path_stores_run_at_the_l1_rate(timing_override):
+    timing_override(cta_store_queue_cycles=0)
     assert _per_store(1) <= 2.0

@@ -11,9 +11,13 @@ words), so the number of lines and the number of addresses per line vary apart. 
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import cupy as cp
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from event_timing import timed  # noqa: E402
 
 SRC = r'''
 extern "C" __global__ void hist(const int* keys, int* h, int n, int bins, int stride)
@@ -22,19 +26,6 @@ extern "C" __global__ void hist(const int* keys, int* h, int n, int bins, int st
     if (i < n) atomicAdd(&h[(keys[i] % bins) * stride], 1);
 }
 '''
-
-
-def timed(fn, reps=5):
-    fn()
-    ts = []
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(a, b))
-    return sorted(ts)[len(ts) // 2]
 
 
 def main() -> None:

@@ -10,9 +10,13 @@ random keys; event time (median of 5) -> line writes per ns. Beside them the sam
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import cupy as cp
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from event_timing import timed  # noqa: E402
 
 SRC = r'''
 extern "C" __global__ void st_bins(const int* keys, int* h, int n, int bins, long long spacing)
@@ -26,19 +30,6 @@ extern "C" __global__ void perm_scatter(const int* perm, const float* in, float*
     if (i < n) out[perm[i]] = in[i];
 }
 '''
-
-
-def timed(fn, reps=5):
-    fn()
-    ts = []
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(a, b))
-    return sorted(ts)[len(ts) // 2]
 
 
 def main() -> None:

@@ -11,8 +11,12 @@ instruction per SM (median over CTAs); the streaming runs also report bytes per 
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import cupy as cp
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from event_timing import timed  # noqa: E402
 
 SRC = r'''
 #define BODY(OP) \
@@ -102,20 +106,6 @@ SMS = (1, 4, 16, 33, 66, 132)
 STRIDES = (1, 2, 4, 8, 32)
 WARPS = 16
 ITERS = 64
-
-
-def timed(fn, reps=5):
-    """Median event time (ms) of fn() over reps, after one warm call."""
-    fn()
-    ts = []
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        fn()
-        b.record()
-        b.synchronize()
-        ts.append(cp.cuda.get_elapsed_time(a, b))
-    return sorted(ts)[len(ts) // 2]
 
 
 def main() -> None:
