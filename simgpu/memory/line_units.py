@@ -11,7 +11,7 @@ sector unwritten ran at the units' rate too (benchmarks/microbench/l2_writes par
 per line onto many lines 65.9-67.1 per ns, the units 65.8; whole lines ~2x faster), a pass per line
 (8 lines of 4 one-word sectors per warp store, st_small on 132 SMs, ran 15.8 lines a cycle, under
 the units' 33; a pass per sector would allow 8). The timing replay queues every warp's request to a
-line on that line's unit (timing/config.py atomic_units).
+line on that line's unit (timing/config.py l2_line_units).
 """
 
 from __future__ import annotations

@@ -235,7 +235,7 @@ class MemorySystem:
             if k:
                 coalesce_nb(addr, mask, size, distinct, distinct_lines, np.empty(2 * k * lanes, np.int64),
                             np.empty(2 * k * lanes, np.int64), np.empty(2 * k * lanes, np.uint8))
-            atom_groups = atomic_line_groups(addr, mask)  # for the timing model's atomic units
+            unit_groups = atomic_line_groups(addr, mask)  # for the timing model's L2 line units
             row_of, addr, mask = atomic_passes(addr, mask)
             sm, uid = sm[row_of], uid[row_of]
             k = addr.shape[0]
@@ -276,15 +276,15 @@ class MemorySystem:
             sectors, lines, w_l1, w_l2 = distinct, distinct_lines, w_l1_warp, np.minimum(w_l2_warp, distinct)
         self.last = {"space": space, "op": op, "pc": pc, "sectors": sectors, "lines": lines,
                      "l1_hit_sectors": w_l1, "l2_hit_sectors": w_l2}
-        if code in (OP_ATOM, OP_RED) and space == "global":
-            self.last.update(zip(("unit_warp", "unit_line", "unit_passes"), atom_groups))
-        elif code == OP_ST and space == "global":  # partly written lines take a pass on their unit too
-            partial = partial_store_groups(addr, mask, size)
-            self.last.update(zip(("unit_warp", "unit_line", "unit_passes"), partial))
-        if code in _LOADS:  # L1TEX cycles of each warp's request, for the timing model
+        # for the timing model: a load's L1TEX cycles per warp; a global store's CTA write-path cycles
+        # and the lines it leaves partly written, an atomic's sector passes per line (L2 line units)
+        if code in _LOADS:
             self.last["wavefronts"] = load_wavefronts_of(mask, size, lines)
-        elif space == "global" and code == OP_ST:  # its CTA's write-path cycles, for the timing model
+        elif space == "global" and code == OP_ST:
             self.last["write_cycles"] = store_write_cycles_of(sectors, lines)
+            unit_groups = partial_store_groups(addr, mask, size)
+        if space == "global" and code in (OP_ST, OP_ATOM, OP_RED):
+            self.last.update(zip(("unit_warp", "unit_line", "unit_passes"), unit_groups))
         if space == "global" and code in (OP_LD, OP_LD_BYPASS, OP_LD_LAST_USE):
             # the L1 read misses, for the timing model's in-time L2 merging (timing/l2_merge.py)
             has = np.flatnonzero(g_info[:n_groups] & 15)

@@ -113,7 +113,7 @@ class TimingConfig:
     # same address: one per 1/1.343 ns (atomic_global_same_address_ptx_red_per_ns)
     same_address_atomics_per_ns: float = 1.343
     # The L2's line units (memory/line_units.py, benchmarks/microbench/l2_atomics): a warp's atomic
-    # request to a line holds one of atomic_units units (by a hash of the line) for its sector passes,
+    # request to a line holds one of l2_line_units units (by a hash of the line) for its sector passes,
     # 1 / same_address_atomics_per_ns each. 32 distinct words of a line (4 passes) over many lines
     # ran at 521.9 per ns (atomic_global_distinct_addresses_per_ns): 521.9 x 4 / 32 / 1.343 = 49
     # units; one lane a line over 4,096 lines at 72.1 per ns (l2_atomics hist.py; 49 units: 65.8).
@@ -123,7 +123,7 @@ class TimingConfig:
     # leaves partly written (benchmarks/microbench/l2_writes partial.py: one word per line onto many
     # lines ran at 65.9-67.1 per ns, 49 units x 1.343 = 65.8). 0 units: off (only the device-wide
     # atomics_per_ns, and same-address lanes of one warp in its latency).
-    atomic_units: int = 49
+    l2_line_units: int = 49
 
     # ---------------------------------------------------------------- loaded latency
     # A load's latency rises with the memory system's load well before the bandwidth limit
@@ -284,7 +284,7 @@ class TimingConfig:
             dram_bytes_per_s=v("bw_dram_read_GBps", c.dram_bytes_per_s / 1e9) * 1e9,
             atomics_per_ns=v("atomic_global_distinct_addresses_per_ns", c.atomics_per_ns),
             same_address_atomics_per_ns=v("atomic_global_same_address_ptx_red_per_ns", c.same_address_atomics_per_ns),
-            atomic_units=round(v("atomic_global_distinct_addresses_per_ns", c.atomics_per_ns) * 4 / 32
+            l2_line_units=round(v("atomic_global_distinct_addresses_per_ns", c.atomics_per_ns) * 4 / 32
                                / v("atomic_global_same_address_ptx_red_per_ns", c.same_address_atomics_per_ns)),
         )
 

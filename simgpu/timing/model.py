@@ -340,8 +340,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     np.asarray(cfg.l2_load_util, np.float64), np.asarray(cfg.l2_load_extra_cycles, np.float64),
                     e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
                     rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, sides, merge,
-                    (sr.atom_off, _in_allocation(sr.atom_line, trace.heap_bases), sr.atom_cycles,
-                     int(cfg.atomic_units)))
+                    (sr.unit_off, _in_allocation(sr.unit_line, trace.heap_bases), sr.unit_cycles,
+                     int(cfg.l2_line_units)))
     t2 = time.perf_counter()
     cycles = int(cycles)
     overhead_cycles = cfg.launch_overhead_ns * clock_ghz

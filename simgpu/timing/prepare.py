@@ -70,11 +70,11 @@ class Streams:
     n_miss_lines: int = 0
     miss_by_row: np.ndarray = None  # int64: the groups in row order (a stable argsort of miss_row)
     # the (warp, line) requests of global atomics and partial stores to the L2's line units
-    # (memory/line_units.py): row r's are atom_line / atom_cycles[atom_off[r]:atom_off[r + 1]] (the
+    # (memory/line_units.py): row r's are unit_line / unit_cycles[unit_off[r]:unit_off[r + 1]] (the
     # cycles each holds its unit: its passes, a same-address step each)
-    atom_off: np.ndarray = None  # int64 [rows + 1]
-    atom_line: np.ndarray = None  # int64
-    atom_cycles: np.ndarray = None  # float64
+    unit_off: np.ndarray = None  # int64 [rows + 1]
+    unit_line: np.ndarray = None  # int64
+    unit_cycles: np.ndarray = None  # float64
 
     def per_entry(self, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry (kind: the static
@@ -664,7 +664,7 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     np.cumsum(counts, out=step_off[1:])
     # same-address lanes of one warp wait for each other in its latency, unless the atomic units
     # (replay) queue them
-    atom_k = 0.0 if cfg.atomic_units > 0 else clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
+    atom_k = 0.0 if cfg.l2_line_units > 0 else clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
     consts = (l2_tab, dram_tab, float(cfg.lat_shared), float(cfg.lat_l1_hit), float(cfg.lat_local_l1_hit),
               float(cfg.lat_dram), spw, atom_k, bool(cfg.merge_inflight_l1), bool(cfg.merge_inflight_l2))
     sm_of_warp = trace.sm_of_warp()
@@ -695,42 +695,40 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     return miss_pc, g_row, g_pc, int(n_g), _miss_groups(glob, pos_row), _unit_groups(glob, pos_row)
 
 
+def _warp_line_groups(glob: list, pos_row: np.ndarray, pick, dtypes: tuple, what: str) -> tuple:
+    """Per-(warp, line) groups the events carry: pick(ev) gives (the warps' indices in the event,
+    field arrays...) or a None warps array; returns (row, field...) arrays (fields as dtypes) in
+    event order, those of entries without a row left out; `what` names a group in the error."""
+    base = np.zeros(len(glob) + 1, np.int64)
+    np.cumsum([len(ev.warps) for ev in glob], out=base[1:])
+    picked = [(i, pick(ev)) for i, ev in enumerate(glob)]
+    picked = [(i, p) for i, p in picked if p[0] is not None and len(p[0])]
+    if not picked:
+        return (np.zeros(0, np.int64),) + tuple(np.zeros(0, dt) for dt in dtypes)
+    pos = _flat([base[i] + p[0].astype(np.int64) for i, p in picked], np.int64)
+    if pos.max() >= len(pos_row):
+        raise IndexError(f"trace: {what} names a warp outside its event")
+    row = pos_row[pos]
+    keep = row >= 0
+    fields = (_flat([p[1 + f] for _, p in picked], dt)[keep] for f, dt in enumerate(dtypes))
+    return (row[keep], *fields)
+
+
 def _miss_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The global loads' L1-miss groups (MemoryEvent.miss_*) as (row, line, info), in event order,
     those of entries without a row left out."""
-    base = np.zeros(len(glob) + 1, np.int64)
-    np.cumsum([len(ev.warps) for ev in glob], out=base[1:])
-    has = [i for i, ev in enumerate(glob) if ev.miss_warp is not None and len(ev.miss_warp)]
-    if not has:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.uint16)
-    pos = _flat([base[i] + glob[i].miss_warp.astype(np.int64) for i in has], np.int64)
-    line = _flat([glob[i].miss_line for i in has], np.int64)
-    info = _flat([glob[i].miss_info for i in has], np.uint16)
-    if pos.max() >= len(pos_row):
-        raise IndexError("trace: a load's L1-miss group names a warp outside its event")
-    row = pos_row[pos]
-    keep = row >= 0
-    return row[keep], line[keep], info[keep]
+    return _warp_line_groups(glob, pos_row, lambda ev: (ev.miss_warp, ev.miss_line, ev.miss_info),
+                             (np.int64, np.uint16), "a load's L1-miss group")
 
 
 def _unit_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The (warp, line) requests of global atomics and partial stores to the L2's line units
     (MemoryEvent.unit_*, memory/line_units.py) as (row, line, passes), sorted by row (stable), those
     of entries without a row left out."""
-    base = np.zeros(len(glob) + 1, np.int64)
-    np.cumsum([len(ev.warps) for ev in glob], out=base[1:])
-    has = [i for i, ev in enumerate(glob) if ev.unit_warp is not None and len(ev.unit_warp)]
-    z = np.zeros(0, np.int64)
-    if not has:
-        return z, z, z
-    pos = _flat([base[i] + glob[i].unit_warp.astype(np.int64) for i in has], np.int64)
-    if pos.max() >= len(pos_row):
-        raise IndexError("trace: a line-unit request names a warp outside its event")
-    row = pos_row[pos]
-    keep = row >= 0
-    order = np.argsort(row[keep], kind="stable")
-    return tuple(a[keep][order] for a in (row, _flat([glob[i].unit_line for i in has], np.int64),
-                                          _flat([glob[i].unit_passes for i in has], np.int64)))
+    groups = _warp_line_groups(glob, pos_row, lambda ev: (ev.unit_warp, ev.unit_line, ev.unit_passes),
+                               (np.int64, np.int64), "a line-unit request")
+    order = np.argsort(groups[0], kind="stable")
+    return tuple(a[order] for a in groups)
 
 
 def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,
@@ -797,8 +795,8 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     _lay_rows(row_pc, pcs, fidx, m, warp_off, rows, dest, warp_row0)
     del fidx
     # the memory work, straight into the rows
-    miss_pc, g_row, g_pc, n_g, groups, atoms = _memory_work(trace, cfg, clock_mhz, step_pc, counts, fwarps, active,
-                                                            ascending, n_buckets, dest, rows, n_pc)
+    miss_pc, g_row, g_pc, n_g, groups, unit_groups = _memory_work(trace, cfg, clock_mhz, step_pc, counts, fwarps,
+                                                                  active, ascending, n_buckets, dest, rows, n_pc)
     del dest
     # DRAM sectors per missed sector, per pc
     factor = np.full(n_pc, float(cfg.dram_sectors_per_miss), np.float64)
@@ -817,12 +815,12 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     if not contiguous:
         # warps of a CTA must be contiguous ids (the engine lays a wave out CTA by CTA)
         raise ValueError("trace: warps of a CTA are not contiguous")
-    a_row, a_line, a_passes = atoms
-    atom_off = np.zeros(len(rows) + 1, np.int64)
-    np.cumsum(np.bincount(a_row, minlength=len(rows)), out=atom_off[1:])
+    u_row, u_line, u_passes = unit_groups
+    unit_off = np.zeros(len(rows) + 1, np.int64)
+    np.cumsum(np.bincount(u_row, minlength=len(rows)), out=unit_off[1:])
     return Streams(pcs[:m], rows, warp_row0, warp_off, cta_warp0, cta_nwarps, n_ctas, g_row, g_line, g_info,
-                   g_line_idx, len(lines), np.argsort(g_row, kind="stable"), atom_off, a_line,
-                   a_passes * (clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns))
+                   g_line_idx, len(lines), np.argsort(g_row, kind="stable"), unit_off, u_line,
+                   u_passes * (clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns))
 
 
 # kinds that use the L1TEX path of their SM

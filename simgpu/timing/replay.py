@@ -235,7 +235,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
            rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot,
-           sides, merge, atoms):
+           sides, merge, units):
     C = cta_warp0.shape[0]
     # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
     # each warp's from g_warp0[w]; per group its line index, home partition and g_info; per SM its
@@ -248,9 +248,9 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     back = np.zeros(n_lines, np.int64)
     lats = (l2_near, l2_far, dram_near, dram_far)
     # the L2's line units (memory/line_units.py): row r's (line, cycles) requests are
-    # atom_line / atom_cyc[atom_off[r]:atom_off[r + 1]]; a line's unit is a hash of its address
-    # without bits 7 and 9 (config atomic_units)
-    atom_off, atom_line, atom_cyc, n_units = atoms
+    # unit_line / unit_cyc[unit_off[r]:unit_off[r + 1]]; a line's unit is a hash of its address
+    # without bits 7 and 9 (config l2_line_units)
+    unit_off, unit_line, unit_cyc, n_units = units
     unit_free = np.zeros(max(1, n_units), np.float64)
     # L1 -> L2 read merging at issue (merge: load_lines.MergeState)
     use_groups = use_sides or merge.on
@@ -555,7 +555,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             st_free[g] = tw + float(rows[mr].wr)
                             st = tw
                         if k == K_GST and n_units > 0:  # its partly written lines, on their line units
-                            st = _line_units(atom_off, atom_line, atom_cyc, n_units, unit_free, mr, st)
+                            st = _line_units(unit_off, unit_line, unit_cyc, n_units, unit_free, mr, st)
                         if ml2 > 0:
                             t2 = l2_free if l2_free > st else st
                             l2_free = t2 + ml2 / l2_rate
@@ -569,7 +569,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                             atom_free = ta + float(rows[mr].lanes) / atom_rate
                             st = ta
                             if n_units > 0:  # each line's request queues on its unit; answered after the last
-                                st = _line_units(atom_off, atom_line, atom_cyc, n_units, unit_free, mr, st)
+                                st = _line_units(unit_off, unit_line, unit_cyc, n_units, unit_free, mr, st)
                         jret = np.int64(-1)
                         slat = np.int64(-1)
                         sent_any = True

@@ -1,4 +1,4 @@
-"""The L2's line units (memory/line_units.py, config atomic_units): every warp's atomic request to
+"""The L2's line units (memory/line_units.py, config l2_line_units): every warp's atomic request to
 a line queues on that line's unit for its sector passes, one same-address step (1 / 1.343 ns) each,
 and a store for one pass on each line it leaves partly written. 256 warps adding 32 lanes to one
 word need 256 x 32 steps one after another; with the units off, only each warp's own lanes wait for
@@ -53,7 +53,7 @@ def test_lines_apart_in_address_bit_7_or_9_share_a_unit():
 
 
 def test_without_units_one_word_runs_far_faster(timing_override):
-    timing_override(atomic_units=0)
+    timing_override(l2_line_units=0)
     cfg = timing_config.default_config()
     step = get_preset("H200").sm_clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
     assert _cycles(0) < WARPS * 32 * step / 4
@@ -88,5 +88,5 @@ def test_one_word_stores_queue_on_the_line_units():
     perm = np.random.default_rng(0).permutation(1 << 16).astype(np.int32)
     fast = _scatter_cycles(perm, "fast")
     assert fast == _scatter_cycles(perm, "reference") == _scatter_cycles(perm, "fast", pad=999)
-    assert fast >= (1 << 16) * step / cfg.atomic_units
+    assert fast >= (1 << 16) * step / cfg.l2_line_units
     assert _scatter_cycles(np.arange(1 << 16, dtype=np.int32), "fast") < fast / 2  # whole lines: no passes

@@ -148,7 +148,7 @@ def reference_build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingC
         elif ev.op in ("atom", "red"):
             per_sector = lanes[idx] / np.maximum(sec, 1)
             # same-address lanes wait for each other in the latency only without the atomic units
-            step = 0.0 if cfg.atomic_units > 0 else clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
+            step = 0.0 if cfg.l2_line_units > 0 else clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns
             serial = np.maximum(per_sector - 1.0, 0.0) * step
             elat = np.where(dmiss > 0, cfg.lat_dram, l2lat) + serial
             l2s = sec.astype(np.float64)
