@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import glob
 import hashlib
+import json
 import os
 import sys
 from functools import lru_cache
@@ -129,10 +130,25 @@ def compile_to_ptx(
     use_cache: bool = True,
 ) -> str:
     """Compile CUDA C `source` to PTX text for `arch`; raise CompileError with NVRTC's log."""
+    return compile_to_ptx_named(source, options, arch, name, (), use_cache)[0]
+
+
+def compile_to_ptx_named(
+    source: str,
+    options: tuple[str, ...] | list[str] = (),
+    arch: str = "compute_90",
+    name: str = "kernel.cu",
+    name_expressions: tuple[str, ...] | list[str] = (),
+    use_cache: bool = True,
+) -> tuple[str, dict[str, str]]:
+    """As compile_to_ptx, with NVRTC name expressions (CuPy's RawModule(name_expressions=...)): each
+    expression, e.g. "scale<float, 4>" or "&kernel<2>", is instantiated and its mangled (lowered)
+    name returned in the dict, so templated kernels can be found by the name the user wrote."""
     opts = tuple(str(o) for o in options)
     if not _has_arch_option(opts):
         opts = (f"--gpu-architecture={arch}",) + opts
-    return _cached(source, _with_includes(opts), name, "ptx", use_cache).decode()
+    data, lowered = _cached(source, _with_includes(opts), name, "ptx", use_cache, tuple(name_expressions))
+    return data.decode(), lowered
 
 
 def compile_to_cubin(
@@ -141,9 +157,11 @@ def compile_to_cubin(
     arch: str = "sm_90",
     name: str = "kernel.cu",
     use_cache: bool = True,
+    name_expressions: tuple[str, ...] | list[str] = (),
 ) -> bytes:
     """Compile CUDA C `source` to a cubin (ELF with SASS) for the real architecture `arch`, as
-    ptxas inside NVRTC makes it; any architecture option in `options` is replaced by `arch`."""
+    ptxas inside NVRTC makes it; any architecture option in `options` is replaced by `arch`.
+    name_expressions instantiate templated kernels as compile_to_ptx_named does."""
     opts = tuple(str(o) for o in options)
     skip_next = False
     kept = []
@@ -156,34 +174,49 @@ def compile_to_cubin(
             continue
         if not _has_arch_option((o,)):
             kept.append(o)
-    return _cached(source, _with_includes((f"--gpu-architecture={arch}", *kept)), name, "cubin", use_cache)
+    return _cached(source, _with_includes((f"--gpu-architecture={arch}", *kept)), name, "cubin", use_cache,
+                   tuple(name_expressions))[0]
 
 
-def _cached(source: str, opts: tuple[str, ...], name: str, output: str, use_cache: bool) -> bytes:
-    """NVRTC's `output` ("ptx" or "cubin") for source and options, from the disk cache if there."""
+def _cached(source: str, opts: tuple[str, ...], name: str, output: str, use_cache: bool,
+            name_expressions: tuple[str, ...] = ()) -> tuple[bytes, dict[str, str]]:
+    """NVRTC's `output` ("ptx" or "cubin") for source and options, and the lowered name of each name
+    expression, from the disk cache if there."""
     version = nvrtc_version()
-    key = hashlib.sha256(repr((source, opts, name, version)).encode()).hexdigest()[:32]
+    key = hashlib.sha256(repr((source, opts, name, version) + ((name_expressions,) if name_expressions else ()))
+                         .encode()).hexdigest()[:32]
     path = cache_dir() / f"{key}.{output}"
-    if use_cache and path.exists():
-        return path.read_bytes()
-    data = _compile_uncached(source, opts, name, output)
+    names_path = path.with_suffix(f".{output}.names.json")
+    if use_cache and path.exists() and (not name_expressions or names_path.exists()):
+        lowered = json.loads(names_path.read_text()) if name_expressions else {}
+        return path.read_bytes(), lowered
+    data, lowered = _compile_uncached(source, opts, name, output, name_expressions)
     if use_cache:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.tmp")
-            tmp.write_bytes(data)
-            tmp.replace(path)
+            if name_expressions:
+                _write_atomically(names_path, json.dumps(lowered).encode())
+            _write_atomically(path, data)
         except OSError:
             pass  # a read-only cache is not an error; we just compile again next time
-    return data
+    return data, lowered
 
 
-def _compile_uncached(source: str, options: tuple[str, ...], name: str, output: str = "ptx") -> bytes:
+def _write_atomically(path: Path, data: bytes) -> None:
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_bytes(data)
+    tmp.replace(path)
+
+
+def _compile_uncached(source: str, options: tuple[str, ...], name: str, output: str = "ptx",
+                      name_expressions: tuple[str, ...] = ()) -> tuple[bytes, dict[str, str]]:
     lib = _library()
     prog = ctypes.c_void_p()
     _check(lib, lib.nvrtcCreateProgram(ctypes.byref(prog), source.encode(), name.encode(), 0, None, None),
            "nvrtcCreateProgram")
     try:
+        for expr in name_expressions:
+            _check(lib, lib.nvrtcAddNameExpression(prog, expr.encode()), f"nvrtcAddNameExpression({expr!r})")
         arr = (ctypes.c_char_p * len(options))(*[o.encode() for o in options])
         status = lib.nvrtcCompileProgram(prog, len(options), arr)
         size = ctypes.c_size_t()
@@ -194,14 +227,23 @@ def _compile_uncached(source: str, options: tuple[str, ...], name: str, output: 
         if status != 0:
             msg = lib.nvrtcGetErrorString(status).decode()
             raise CompileError(f"NVRTC could not compile {name} ({msg}):", log)
+        lowered = {}
+        for expr in name_expressions:
+            out = ctypes.c_char_p()
+            status = lib.nvrtcGetLoweredName(prog, expr.encode(), ctypes.byref(out))
+            if status != 0:
+                raise CompileError(f"NVRTC has no lowered name for the name expression {expr!r} in {name} "
+                                   f"({lib.nvrtcGetErrorString(status).decode()}): is it a __global__ function "
+                                   "or template instance declared in the source?", log)
+            lowered[expr] = out.value.decode()
         if output == "cubin":
             _check(lib, lib.nvrtcGetCUBINSize(prog, ctypes.byref(size)), "nvrtcGetCUBINSize")
             buf = ctypes.create_string_buffer(size.value)
             _check(lib, lib.nvrtcGetCUBIN(prog, buf), "nvrtcGetCUBIN")
-            return buf.raw
+            return buf.raw, lowered
         lib.nvrtcGetPTXSize(prog, ctypes.byref(size))
         ptx_buf = ctypes.create_string_buffer(size.value)
         _check(lib, lib.nvrtcGetPTX(prog, ptx_buf), "nvrtcGetPTX")
-        return ptx_buf.value
+        return ptx_buf.value, lowered
     finally:
         lib.nvrtcDestroyProgram(ctypes.byref(prog))

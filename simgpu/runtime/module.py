@@ -14,7 +14,7 @@ import numpy as np
 from simgpu.errors import CompileError, LaunchError
 from simgpu.exec.program import LinkedKernel, link_kernel
 from simgpu.frontend.cubin import MachineCode, read_cubin
-from simgpu.frontend.nvrtc import compile_to_cubin, compile_to_ptx
+from simgpu.frontend.nvrtc import compile_to_cubin, compile_to_ptx_named
 from simgpu.frontend.ptx import Module, parse_ptx
 from simgpu.runtime.arrays import DeviceArray
 from simgpu.runtime.device import current_gpu
@@ -45,10 +45,17 @@ class RawModule:
         if code is not None and looks_like_ptx(code):
             ptx, code = code, None
         self.code = code
+        self.name_expressions = tuple(name_expressions or ())
+        if self.name_expressions and code is None:
+            raise ValueError("RawModule(name_expressions=...) needs CUDA C source (code= or a .cu path): "
+                             "PTX has no templates left to instantiate")
         self._sass_arch = current_gpu().sass_arch
         self._machine_code: dict[str, MachineCode] | None = None
+        # name expression (e.g. "scale<float, 4>") -> its mangled name, for get_function
+        self._lowered: dict[str, str] = {}
         if ptx is None:
-            ptx = compile_to_ptx(code, self.options, arch=current_gpu().nvrtc_arch, name=self.source_name)
+            ptx, self._lowered = compile_to_ptx_named(code, self.options, arch=current_gpu().nvrtc_arch,
+                                                      name=self.source_name, name_expressions=self.name_expressions)
         self.ptx: str = ptx
         self.module: Module = parse_ptx(ptx)
         self._linked: dict[str, LinkedKernel] = {}
@@ -94,11 +101,17 @@ class RawModule:
         names = self.module.kernels
         if name in names:
             return name
+        lowered = self._lowered.get(name) or self._lowered.get(name.lstrip("&"))
+        if lowered in names:
+            return lowered
         mangled = [n for n in names if n.startswith("_Z") and re.match(rf"_Z\d*?{len(name)}{re.escape(name)}", n)]
         if len(mangled) == 1:
             return mangled[0]
         hint = ""
-        if any(n.startswith("_Z") for n in names):
+        if "<" in name and name not in self._lowered:
+            hint = (" (a template instance is found by the name expression it was compiled with: "
+                    f"RawModule(..., name_expressions=[{name!r}]))")
+        elif any(n.startswith("_Z") for n in names):
             hint = " (C++ names are mangled: declare the kernel extern \"C\")"
         raise LaunchError(f"no kernel named {name!r} in the module; it has: {', '.join(names) or 'no kernels'}{hint}")
 
@@ -116,7 +129,8 @@ class RawModule:
             return None
         if self._machine_code is None:
             try:
-                cubin = compile_to_cubin(self.code, self.options, arch=self._sass_arch, name=self.source_name)
+                cubin = compile_to_cubin(self.code, self.options, arch=self._sass_arch, name=self.source_name,
+                                         name_expressions=self.name_expressions)
                 self._machine_code = read_cubin(cubin)
             except (CompileError, ValueError):
                 self._machine_code = {}
