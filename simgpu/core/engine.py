@@ -84,6 +84,7 @@ class Engine:
         self.local_in_registers = local_in_registers
         n = len(lk.instructions)
         self.stats = ExecStats(per_pc_warps=np.zeros(n, np.int64), per_pc_threads=np.zeros(n, np.int64))
+        self.printed: list[str] = []  # device printf output, in execution order (exec/printf.py)
 
     def run(self) -> ExecStats:
         for _ in self.steps():
@@ -108,6 +109,7 @@ class Engine:
             ctx.class_counts = self.stats.by_class
             ctx.fuse_vectors = self.fuse_vectors
             ctx.local_in_registers = self.local_in_registers
+            ctx.printf_sink = self.printed
             if self.trace is not None:
                 self.trace.add_wave(warp_uid, cta_ids[ctx.cta_of_warp], ctx.sm_of_warp)
             yield from self.wave_steps(ctx)

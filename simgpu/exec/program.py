@@ -15,6 +15,7 @@ from simgpu.errors import UnsupportedInstructionError
 from simgpu.exec import ops
 from simgpu.exec.alignment import SYMBOL_BITS, known_alignment
 from simgpu.exec.memory import FUNC_PARAM_BASE
+from simgpu.exec.printf import build_vprintf
 from simgpu.exec.values import type_bits
 from simgpu.frontend.cfg import build_cfg
 from simgpu.frontend.ptx.ast import Addr, Function, Imm, Instruction, Module, Reg, Special, Sym, Variable, Vec
@@ -106,6 +107,12 @@ class LinkedKernel:
 DYNAMIC_SHARED_ALIGN = 16  # extern __shared__ starts at a 16-byte boundary
 
 
+def _is_vprintf(module: Module, name: str) -> bool:
+    """A call of CUDA's device printf: the external vprintf, declared but not defined in the PTX."""
+    fn = module.functions.get(name)
+    return name == "vprintf" and (fn is None or fn.is_decl_only)
+
+
 def _align(x: int, a: int) -> int:
     return -(-x // max(1, a)) * max(1, a)
 
@@ -174,6 +181,8 @@ class _Linker:
                 if ins.opcode != "call":
                     continue
                 callee = ins.operands[1].name
+                if _is_vprintf(self.module, callee):
+                    continue  # device printf: executed on the host (exec/printf.py)
                 if callee in path:
                     raise self.error(f"recursive call of {callee} is not supported", ins)
                 target = self.module.functions.get(callee)
@@ -287,6 +296,9 @@ class _Linker:
                     targets[pc] = int(target[pc])
                     if ins.guard is not None:
                         cond.add(pc)
+                elif op == "call" and _is_vprintf(self.module, ins.operands[1].name):
+                    kinds[pc] = ALU
+                    execs[pc] = self.vprintf(ins, fn)
                 elif op == "call":
                     kinds[pc] = CALL
                     call_sites[pc] = self.call_site(ins, fn)
@@ -342,6 +354,24 @@ class _Linker:
             vector_groups=vector_groups, atom_as_red=atom_as_red, aggregated_atomics=aggregated_atomics,
             l1_policy=l1_policy, link=self,
         )
+
+    def vprintf(self, ins: Instruction, caller: Function):
+        """`call (ret), vprintf, (fmt, args)`: device printf, formatted on the host (exec/printf.py)."""
+        rets, _, args = ins.operands
+        offsets = []
+        for a in args.elems:
+            if not isinstance(a, Sym) or (caller.name, a.name) not in self.fparams:
+                raise self.error(f"printf argument {a} is not a .param variable", ins)
+            offsets.append(self.fparams[(caller.name, a.name)])
+        if len(offsets) != 2:
+            raise self.error(f"vprintf takes a format and an argument buffer; this call passes {len(offsets)}", ins)
+        ret = None
+        if rets.elems:
+            r = rets.elems[0]
+            if not isinstance(r, Sym) or (caller.name, r.name) not in self.fparams:
+                raise self.error(f"printf result {r} is not a .param variable", ins)
+            ret = self.fparams[(caller.name, r.name)]
+        return build_vprintf(offsets[0], offsets[1], ret)
 
     def call_site(self, ins: Instruction, caller: Function) -> CallSite:
         rets, callee_sym, args = ins.operands

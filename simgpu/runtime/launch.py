@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass
 
@@ -159,7 +160,12 @@ class PreparedLaunch:
         """Close the launch and build its report (after the engine has run to the end)."""
         if self.progress_bar is not None:
             self.progress_bar.close()
-        return _report(self, host_seconds)
+        report = _report(self, host_seconds)
+        if self.engine.printed:  # CUDA prints device printf output when the host synchronises
+            report.printf = "".join(self.engine.printed)
+            sys.stdout.write(report.printf)
+            sys.stdout.flush()
+        return report
 
 
 def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,

@@ -59,6 +59,7 @@ class LaunchReport:
     linked: object = field(default=None, repr=False)  # the LinkedKernel (PTX instructions by pc)
     timing: object = field(default=None, repr=False)  # TimingResult of the timing model (cycles, stalls)
     registers_from: str = "estimated"  # "ptxas" (NVRTC's cubin), "given" (registers=) or "estimated" (PTX)
+    printf: str = ""  # what the kernel's device printf wrote, in execution order (also printed at the end)
 
     @property
     def warp_instructions(self) -> int:
