@@ -130,7 +130,10 @@ class FastEngine(Engine):
                         ev.miss_warp, ev.miss_line, ev.miss_info = gw[g_off:g_end], gl[g_off:g_end], gi[g_off:g_end]
                     else:  # a store: its CTA write-path cycles, the lines it leaves partly written
                         ev.write_cycles = wf[off:end]
-                        ev.unit_warp, ev.unit_line, ev.unit_passes = gw[g_off:g_end], gl[g_off:g_end], gi[g_off:g_end]
+                        w_, l_, i_ = gw[g_off:g_end], gl[g_off:g_end], gi[g_off:g_end]
+                        st = (i_ & K.ST_GROUP) != 0
+                        ev.unit_warp, ev.unit_line, ev.unit_passes = w_[~st], l_[~st], i_[~st]
+                        ev.st_warp, ev.st_line, ev.st_info = w_[st], l_[st], i_[st] & ~K.ST_GROUP
                     append(ev)
                     g_off = g_end
                 off = end

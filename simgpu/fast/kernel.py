@@ -96,6 +96,7 @@ from simgpu.memory.l2 import N_COUNTERS
 from simgpu.memory.line_units import partial_store_lines
 
 R_NOREADY, R_FALLBACK, R_ACCOUNT, R_TRACE_FULL = 0, 1, 2, 3
+ST_GROUP = np.uint16(0x8000)  # ev_groups rows of a store's (warp, line) list, apart from its L2 line-unit rows
 ALU_KIND, BRA_KIND, BAR_KIND, EXIT_KIND = 0, 1, 5, 4  # program.py: ALU, BRA, CALL, RET, EXIT, BAR, TRAP
 
 # stats slots
@@ -897,6 +898,11 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
         elif code == OP_ST:  # the lines it leaves partly written, for the L2's line units (info: passes)
             gw, gl, gi, gk = ev_groups
             c = ev_n[2]
+            for i in range(ng):  # every (warp, line) for the store sequencer, marked by bit 15
+                gw[c] = g_warp[i]
+                gl[c] = g_line[i]
+                gi[c] = g_info[i] | ST_GROUP
+                c += 1
             m = partial_store_lines(g_addr[:n], g_mask[:n], nbytes, g_warp, g_line)  # (reused as scratch)
             for i in range(m):
                 gw[c] = g_warp[i]

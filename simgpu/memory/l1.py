@@ -204,6 +204,9 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                         if not fresh:
                             l1h = m
                     l1_wreq[sm, s, w] = l1_req[sm, 0]
+                    # for the timing model's store sequencer: the sectors, whether the line was
+                    # resident, whether this walk counted them as hits
+                    g_info[i] = m | (np.int64(0 if fresh else 1) << 4) | (np.int64(1 if l1h else 0) << 5)
                 l1_stamp[0] += 1
                 l1_lru[sm, s, w] = l1_stamp[0]
             h = popcount4(l1h)

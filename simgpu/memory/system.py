@@ -285,6 +285,9 @@ class MemorySystem:
             unit_groups = partial_store_groups(addr, mask, size)
         if space == "global" and code in (OP_ST, OP_ATOM, OP_RED):
             self.last.update(zip(("unit_warp", "unit_line", "unit_passes"), unit_groups))
+        if space == "global" and code == OP_ST:
+            self.last.update(st_warp=g_warp[:n_groups].astype(np.int32), st_line=g_line[:n_groups].copy(),
+                             st_info=g_info[:n_groups].copy())
         if space == "global" and code in (OP_LD, OP_LD_BYPASS, OP_LD_LAST_USE):
             # the L1 read misses, for the timing model's in-time L2 merging (timing/l2_merge.py)
             has = np.flatnonzero(g_info[:n_groups] & 15)
@@ -373,6 +376,35 @@ class MemorySystem:
         if min(c[C_L2_READ_HIT], c[C_L2_READ_MERGED]) < 0:
             raise ValueError("timed L2 merging left a negative read-hit or merged count")
         self.merging_in_time = True
+
+    def apply_timed_stores(self, hit_delta_by_pc: np.ndarray, merged_by_pc: np.ndarray) -> None:
+        """Replace the functional walk's global-store L1 hits by those the timing model found on the
+        CTAs' write paths (timing/store_lines.py): hit_delta_by_pc[pc] store sectors move from misses
+        to hits (negative: the other way); merged_by_pc[pc] store sectors joined an earlier store's
+        write and are not L2 write lookups of their own (they were hits: that store wrote them)."""
+        delta = np.asarray(hit_delta_by_pc, np.int64)
+        merged = np.asarray(merged_by_pc, np.int64)
+        c = self._ctr["global"]
+        l1 = self._l1[("global", "st")]
+        for pc in np.flatnonzero(delta | merged):
+            d, mg = int(delta[pc]), int(merged[pc])
+            row = self._pc.get(int(pc))
+            if row is None or self._pc_kind[int(pc)] != ("global", "st"):
+                raise ValueError(f"the timed store sequencer names pc {pc}, which made no global store")
+            row["l1_hits"] += d
+            row["l1_misses"] -= d
+            l1[0] += d
+            l1[1] -= d
+            c[C_L1_HIT] += d
+            c[C_L1_MISS] -= d
+            from_hits = min(mg, int(c[C_L2_WRITE_HIT]), int(row["l2_hits"]))
+            c[C_L2_WRITE_SECTORS] -= mg
+            c[C_L2_WRITE_HIT] -= from_hits
+            c[C_L2_WRITE_MISS] -= mg - from_hits
+            row["l2_hits"] -= from_hits
+            row["l2_misses"] -= mg - from_hits
+            if min(row["l1_hits"], row["l1_misses"], row["l2_misses"]) < 0:
+                raise ValueError(f"the timed store sequencer left a negative count at pc {pc}")
 
     def _add_pc(self, pc: int, vals: dict, space: str, op: str) -> None:
         d = self._pc.get(pc)

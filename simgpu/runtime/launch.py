@@ -313,8 +313,12 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
                                         registers_per_thread=regs, policy=pl.scheduler, per_pc=per_pc,
                                         merge_domain_of_sm=memsys.merge_dom if memsys is not None else None,
                                         merge_cap=memsys.merge_cap if memsys is not None else 0)
-        if timing_result.l2_merging is not None and memsys is not None:
-            memsys.apply_timed_merging(timing_result.l2_merging.delta(), timing_result.l2_merging.pending)
+        if memsys is not None and (timing_result.l2_merging is not None or timing_result.store_merging is not None):
+            if timing_result.l2_merging is not None:
+                memsys.apply_timed_merging(timing_result.l2_merging.delta(), timing_result.l2_merging.pending)
+            if timing_result.store_merging is not None:
+                memsys.apply_timed_stores(timing_result.store_merging.hit_delta(),
+                                          timing_result.store_merging.merged_sectors)
             per_pc = build_per_pc(lk, stats, memsys.per_instruction())
     metrics: dict[str, float] = {}
     if memsys is not None:

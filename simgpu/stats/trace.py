@@ -35,6 +35,9 @@ class MemoryEvent:
     miss_warp: np.ndarray | None = None
     miss_line: np.ndarray | None = None
     miss_info: np.ndarray | None = None
+    st_warp: np.ndarray | None = None
+    st_line: np.ndarray | None = None
+    st_info: np.ndarray | None = None
 
 
 class ExecutionTrace:
@@ -131,7 +134,8 @@ class ExecutionTrace:
             write_cycles=summary.get("write_cycles"), unit_warp=summary.get("unit_warp"),
             unit_line=summary.get("unit_line"), unit_passes=summary.get("unit_passes"),
             miss_warp=summary.get("miss_warp"), miss_line=summary.get("miss_line"),
-            miss_info=summary.get("miss_info")))
+            miss_info=summary.get("miss_info"), st_warp=summary.get("st_warp"), st_line=summary.get("st_line"),
+            st_info=summary.get("st_info")))
 
     @property
     def num_warps(self) -> int:

@@ -155,6 +155,10 @@ class TimingConfig:
     # warp stops issuing global stores while its CTA's write backlog exceeds this many cycles.
     # 0 turns the CTA write path off.
     cta_store_queue_cycles: int = 64
+    # Stores that meet on that path (store_lines.py, benchmarks/microbench/l1_stores windows.cu and
+    # burst.cu): one whose lines are exactly those of a request still on the path joins it (its
+    # sectors L1 hits, written to L2 once, no path cycles of its own).
+    store_sequencer: bool = True
 
     # ---------------------------------------------------------------- model switches
     # hits on lines another warp of the same step missed wait for that miss (no addresses in the

@@ -43,6 +43,7 @@ from simgpu.timing.l2_sides import group_homes
 from simgpu.timing.load_lines import MergeState, merge_state
 from simgpu.timing.prepare import build_streams
 from simgpu.timing.replay import N_REASONS, replay
+from simgpu.timing.store_lines import StoreCounts, store_rings
 
 POLICIES = {"gto": 0, "lrr": 1}
 RECORD_AUTO_LIMIT = 2_000_000  # record="auto" keeps the per-cycle record below this many warp instructions
@@ -105,6 +106,9 @@ class TimingResult:
     record: CycleRecord | None = field(default=None, repr=False)  # per-entry split of the waits (record=True)
     # the L2 read merging redone on the issue cycles (l2_merge.py); None where not modelled
     l2_merging: MergeCounts | None = None
+    # global-store L1 hits and combined L2 writes redone on the write path (store_lines.py); None
+    # where not modelled
+    store_merging: StoreCounts | None = None
 
     def cycle_view(self, sm: int | None = None):
         """A CycleView (simgpu.timing.cycles) over this replay: per cycle, which warp each scheduler
@@ -327,6 +331,12 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     pref_sm = np.full(n_ctas, -1, np.int64)  # the first wave's CTAs: the functional engine's SMs
     first_wave = min(n_ctas, ctas_per_sm * num_sms)
     pref_sm[:first_wave] = sm_of_cta(np.arange(first_wave), ctas_per_sm * num_sms, num_sms, n_ctas)
+    # global stores meeting on their CTA's write path (store_lines.py), where the path is modelled
+    stores_on = bool(cfg.store_sequencer and cfg.cta_store_queue_cycles > 0 and len(sr.store_line))
+    n_pc = len(st.kind)
+    store_counts = (np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64))
+    stores = (stores_on, sr.store_off, sr.store_line, sr.store_info, store_rings(num_sms * ctas_per_sm, stores_on),
+              *store_counts)
     t1 = time.perf_counter()
     cycles = replay(st.kind, st.pipe, st.lat, st.ii, st.sb, st.src, st.dst, st.n_regs,
                     sr.e_pc, sr.rows, sr.warp_row0,
@@ -341,7 +351,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
                     rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, sides, merge,
                     (sr.unit_off, _in_allocation(sr.unit_line, trace.heap_bases), sr.unit_cycles,
-                     int(cfg.l2_line_units)))
+                     int(cfg.l2_line_units)), stores)
     t2 = time.perf_counter()
     cycles = int(cycles)
     overhead_cycles = cfg.launch_overhead_ns * clock_ghz
@@ -408,9 +418,10 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                                   merge.pend if cfg.l2_pending_fetch_is_miss else None)
         else:  # no L1 miss recorded
             merging = MergeCounts(np.zeros(len(st.kind), np.int64), np.zeros(len(st.kind), np.int64), 0)
+    store_merging = StoreCounts(*store_counts) if stores_on else None
     t3 = time.perf_counter()
     return TimingResult(metrics=metrics, sm_cycles=sm_active, timeline=timeline, stalls=stalls, cycles=cycles,
                         time_ns=time_ns, host_seconds=t3 - t0, stalls_per_pc=stall, issue_cycle=e_issue,
                         extra={"prepare_s": t1 - t0, "replay_s": t2 - t1, "post_s": t3 - t2,
                                "warp_instructions": N, "policy": policy}, record=cycle_record,
-                        l2_merging=merging)
+                        l2_merging=merging, store_merging=store_merging)

@@ -75,6 +75,11 @@ class Streams:
     unit_off: np.ndarray = None  # int64 [rows + 1]
     unit_line: np.ndarray = None  # int64
     unit_cycles: np.ndarray = None  # float64
+    # every (warp, line) of the global stores, for the store sequencer (store_lines.py): row r's are
+    # store_line / store_info[store_off[r]:store_off[r + 1]] (info: memory.l1.hierarchy_batch's g_info)
+    store_off: np.ndarray = None  # int64 [rows + 1]
+    store_line: np.ndarray = None  # int64
+    store_info: np.ndarray = None  # uint16
 
     def per_entry(self, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry (kind: the static
@@ -632,7 +637,7 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
     evs = [ev for ev in trace.memory if len(ev.warps)]
     if not evs:
         z = np.zeros(0, np.int64)
-        return miss_pc, z, z, 0, (z, z, np.zeros(0, np.uint16)), (z, z, z)
+        return miss_pc, z, z, 0, (z, z, np.zeros(0, np.uint16)), (z, z, z), (z, z, np.zeros(0, np.uint16))
     S = trace.n_steps
     shared = [ev.space == "shared" for ev in evs]
     ev_step = np.array([ev.step for ev in evs], np.int64)
@@ -692,7 +697,8 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
                                   miss_pc, g_row, g_pc, pos_row, *consts)
     if status != 0:
         raise IndexError("trace: a memory event names a (warp, step) after the last entry")
-    return miss_pc, g_row, g_pc, int(n_g), _miss_groups(glob, pos_row), _unit_groups(glob, pos_row)
+    return (miss_pc, g_row, g_pc, int(n_g), _miss_groups(glob, pos_row), _unit_groups(glob, pos_row),
+            _store_groups(glob, pos_row))
 
 
 def _warp_line_groups(glob: list, pos_row: np.ndarray, pick, dtypes: tuple, what: str) -> tuple:
@@ -729,6 +735,21 @@ def _unit_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarra
                                (np.int64, np.int64), "a line-unit request")
     order = np.argsort(groups[0], kind="stable")
     return tuple(a[order] for a in groups)
+
+
+def _store_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (warp, line) of the global stores (MemoryEvent.st_*) as (row, line, info), sorted by
+    row (stable), those of entries without a row left out."""
+    groups = _warp_line_groups(glob, pos_row, lambda ev: (ev.st_warp, ev.st_line, ev.st_info),
+                               (np.int64, np.uint16), "a store's line")
+    order = np.argsort(groups[0], kind="stable")
+    return tuple(a[order] for a in groups)
+
+
+def _row_offsets(row: np.ndarray, n_rows: int) -> np.ndarray:
+    off = np.zeros(n_rows + 1, np.int64)
+    np.cumsum(np.bincount(row, minlength=n_rows), out=off[1:])
+    return off
 
 
 def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,
@@ -795,8 +816,8 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     _lay_rows(row_pc, pcs, fidx, m, warp_off, rows, dest, warp_row0)
     del fidx
     # the memory work, straight into the rows
-    miss_pc, g_row, g_pc, n_g, groups, unit_groups = _memory_work(trace, cfg, clock_mhz, step_pc, counts, fwarps,
-                                                                  active, ascending, n_buckets, dest, rows, n_pc)
+    miss_pc, g_row, g_pc, n_g, groups, unit_groups, store_groups = _memory_work(
+        trace, cfg, clock_mhz, step_pc, counts, fwarps, active, ascending, n_buckets, dest, rows, n_pc)
     del dest
     # DRAM sectors per missed sector, per pc
     factor = np.full(n_pc, float(cfg.dram_sectors_per_miss), np.float64)
@@ -816,11 +837,11 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
         # warps of a CTA must be contiguous ids (the engine lays a wave out CTA by CTA)
         raise ValueError("trace: warps of a CTA are not contiguous")
     u_row, u_line, u_passes = unit_groups
-    unit_off = np.zeros(len(rows) + 1, np.int64)
-    np.cumsum(np.bincount(u_row, minlength=len(rows)), out=unit_off[1:])
+    s_row, s_line, s_info = store_groups
     return Streams(pcs[:m], rows, warp_row0, warp_off, cta_warp0, cta_nwarps, n_ctas, g_row, g_line, g_info,
-                   g_line_idx, len(lines), np.argsort(g_row, kind="stable"), unit_off, u_line,
-                   u_passes * (clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns))
+                   g_line_idx, len(lines), np.argsort(g_row, kind="stable"), _row_offsets(u_row, len(rows)), u_line,
+                   u_passes * (clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns),
+                   _row_offsets(s_row, len(rows)), s_line, s_info)
 
 
 # kinds that use the L1TEX path of their SM

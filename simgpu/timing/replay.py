@@ -72,6 +72,7 @@ from simgpu.timing.isa import (
     SB_SHORT,
 )
 from simgpu.timing.load_lines import answer_opened, load_lines
+from simgpu.timing.store_lines import store_arrives, store_leaves
 
 INF = np.int64(1) << np.int64(62)
 N_REASONS = 13
@@ -235,7 +236,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
            rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot,
-           sides, merge, units):
+           sides, merge, units, stores):
     C = cta_warp0.shape[0]
     # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
     # each warp's from g_warp0[w]; per group its line index, home partition and g_info; per SM its
@@ -252,6 +253,9 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     # without bits 7 and 9 (config l2_line_units)
     unit_off, unit_line, unit_cyc, n_units = units
     unit_free = np.zeros(max(1, n_units), np.float64)
+    # stores that meet on their CTA's write path (store_lines.py): per store row its (line, info)
+    # records, the per-slot rings, the per-pc hit and merged-sector counts
+    st_on, st_off, st_line, st_info, ring, sf_hit, st_hit, st_merged = stores
     # L1 -> L2 read merging at issue (merge: load_lines.MergeState)
     use_groups = use_sides or merge.on
     op_b = np.zeros(64, np.int64)
@@ -551,9 +555,16 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                         st = t1
                         if k == K_GST and st_q > 0 and rows[mr].wr > 0:  # the CTA's write path
                             g = zs[gs, F_G]
-                            tw = st_free[g] if st_free[g] > st else st
-                            st_free[g] = tw + float(rows[mr].wr)
-                            st = tw
+                            joined = False
+                            if st_on:
+                                joined = store_arrives(st_off, st_line, st_info, mr, g, t1, ring, pc, sf_hit,
+                                                       st_hit, st_merged)
+                            if not joined:  # (one that joined a waiting request takes no cycles of its own)
+                                tw = st_free[g] if st_free[g] > st else st
+                                st_free[g] = tw + float(rows[mr].wr)
+                                st = tw
+                                if st_on:
+                                    store_leaves(st_off, st_line, st_info, mr, g, st_free[g], ring)
                         if k == K_GST and n_units > 0:  # its partly written lines, on their line units
                             st = _line_units(unit_off, unit_line, unit_cyc, n_units, unit_free, mr, st)
                         if ml2 > 0:

@@ -1,0 +1,107 @@
+"""Global stores that meet on their CTA's write path: their sectors reach L2 once, decided in time.
+
+What the H200 does (benchmarks/microbench/l1_stores: stores.cu, windows.cu, burst.cu, README):
+* two stores to one line or sector 15 cycles apart or more never combine: both reach L2, and the
+  second hits in L1 (windows.cu, every gap from 15 to 2,150 cycles, line resident or not);
+* a store right behind another to the same single line joins it: one warp's `st [L]; st [L+4]`
+  back to back counts the second as an L1 hit and writes the sector to L2 once; eight warps of a
+  CTA storing one word each into one sector reach L2 once with one CTA per SM, 2.5 times with
+  eight (burst.cu back_to_back N = 0, together);
+* one store between them stops that (back_to_back N = 1: `st [L]; st [X]; st [L]` writes three).
+
+The rule simgpu takes from that, on the write path the replay already keeps per CTA (config
+cta_store_queue_cycles; a store holds it for memory/coalescer.store_write_cycles): a store to a
+single line that reaches L1 while a single-line store of the same CTA to that line is still on the
+path (queued or being written) joins it: its sectors count as L1 hits, the sectors that store writes
+already are not written to L2 again, and it takes no path cycles of its own. Stores of more lines
+keep the functional walk's answer (memory/l1.py: one warp's stores to its own 32 rows back to back
+all miss on the H200, a rule about the previous request, not about time); so do stores that join
+nothing. The functional walk counted every store's sectors as L2 writes; the
+replay reports, per pc, the sectors merged away and the hits it found (`StoreCounts`), and the
+memory system swaps its counts for those (MemorySystem.apply_timed_stores).
+
+Not modelled: the H200 also counts some stores as L1 misses when another store to their line is
+on its way (`st [L]; st [X]; st [L]`: the last misses even with L resident; rmw_short 82 % and
+add_partial_warps 86 % of the hits simgpu counts). A rule "a store to a line being written misses"
+took add_partial_warps' hits from 2,048 to 154 (H200 1,770) and warp_sum_redux's from 7,168 to
+3,111 (H200 5,826): simgpu's warps run closer together than the H200's, so it is left out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+RING = 16  # recent single-line stores kept per CTA slot
+
+
+@dataclass(frozen=True)
+class StoreCounts:
+    """Per pc: global-store sectors the functional walk counted as L1 hits, the hits counted once
+    the joined stores are hits, and L2 write sectors merged into an earlier store (int64 [n_pc])."""
+
+    functional_hits: np.ndarray
+    timed_hits: np.ndarray
+    merged_sectors: np.ndarray
+
+    def hit_delta(self) -> np.ndarray:
+        return self.timed_hits - self.functional_hits
+
+
+def store_rings(n_slots: int, on: bool) -> tuple:
+    """The sequencer's state: per CTA slot a ring of RING single-line stores (line, sectors written,
+    when it leaves the path) and the ring heads."""
+    n = n_slots if on else 1
+    return (np.full((n, RING), -1, np.int64), np.zeros((n, RING), np.int64), np.zeros((n, RING), np.float64),
+            np.zeros(n, np.int64))
+
+
+@njit(cache=True, inline="always")
+def _popc4(m):
+    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
+
+
+@njit(cache=True)
+def store_arrives(st_off, st_line, st_info, row, g, t1, ring, pc, f_hit, t_hit, merged):
+    """Store `row` (its (line, info) records st_line / st_info[st_off[row]:st_off[row + 1]], info as
+    memory.l1.hierarchy_batch's g_info) of CTA slot g reaches L1 at t1: count its functional and
+    timed hits per pc. True if it joined a single-line store of the same line still on the path
+    (then it takes no path cycles of its own)."""
+    r_line, r_mask, r_end, head = ring
+    a = st_off[row]
+    b = st_off[row + 1]
+    f = 0
+    for j in range(a, b):
+        info = np.int64(st_info[j])
+        if (info >> 5) & 1:
+            f += _popc4(info & 15)
+    f_hit[pc] += f
+    if b - a == 1:
+        best = -1
+        for r in range(RING):  # the latest one of this line still on the path
+            if r_line[g, r] == st_line[a] and r_end[g, r] > t1 and (best < 0 or r_end[g, r] > r_end[g, best]):
+                best = r
+        if best >= 0:
+            m = np.int64(st_info[a]) & 15
+            t_hit[pc] += _popc4(m)
+            merged[pc] += _popc4(m & r_mask[g, best])
+            r_mask[g, best] |= m
+            return True
+    t_hit[pc] += f
+    return False
+
+
+@njit(cache=True)
+def store_leaves(st_off, st_line, st_info, row, g, end, ring):
+    """Record store `row` on CTA slot g's path until `end`, if it is a single-line store."""
+    r_line, r_mask, r_end, head = ring
+    a = st_off[row]
+    if st_off[row + 1] - a != 1:
+        return
+    r = head[g] % RING
+    head[g] += 1
+    r_line[g, r] = st_line[a]
+    r_mask[g, r] = np.int64(st_info[a]) & 15
+    r_end[g, r] = end

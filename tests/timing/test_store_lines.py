@@ -1,0 +1,131 @@
+"""Global stores that meet on their CTA's write path (timing/store_lines.py): a single-line store
+that reaches L1 while one of the same line is still on the path joins it (its sectors are L1 hits
+and reach L2 once); everything else keeps the functional walk's answer."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simgpu as sg
+from simgpu.timing.store_lines import store_arrives, store_leaves, store_rings
+
+ST_HIT = "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum"
+ST_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+L2_WRITE = "lts__t_sectors_srcunit_tex_op_write.sum"
+
+
+def _stores(*stores):
+    """(st_off, st_line, st_info) for stores given as lists of (line, sectors, resident, hit)."""
+    off = np.zeros(len(stores) + 1, np.int64)
+    lines, infos = [], []
+    for i, groups in enumerate(stores):
+        off[i + 1] = off[i] + len(groups)
+        for line, mask, resident, hit in groups:
+            lines.append(line)
+            infos.append(mask | resident << 4 | hit << 5)
+    return off, np.array(lines, np.int64), np.array(infos, np.uint16)
+
+
+def _run(stores, arrivals, write_cycles=2.0):
+    """Feed stores (one CTA slot) in order, store i reaching L1 at arrivals[i]; the path is
+    serial, write_cycles each. Returns (functional hits, timed hits, merged sectors, joined)."""
+    off, line, info = _stores(*stores)
+    ring = store_rings(1, True)
+    f, t, m = np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64)
+    free, joined = 0.0, []
+    for i, t1 in enumerate(arrivals):
+        j = store_arrives(off, line, info, i, 0, float(t1), ring, 0, f, t, m)
+        joined.append(bool(j))
+        if not j:
+            free = max(free, float(t1)) + write_cycles
+            store_leaves(off, line, info, i, 0, free, ring)
+    return int(f[0]), int(t[0]), int(m[0]), joined
+
+
+def test_a_store_right_behind_one_to_its_line_joins_it():
+    # st [L] (sector 0, line absent: a miss), then st [L] sectors 0 and 1 a cycle later
+    f, t, m, joined = _run([[(7, 0b0001, 0, 0)], [(7, 0b0011, 1, 1)]], [0, 1])
+    assert joined == [False, True]
+    assert (f, t, m) == (2, 2, 1)  # both sectors of the second hit; sector 0 reaches L2 once
+
+
+def test_a_store_after_the_first_left_the_path_does_not_join():
+    f, t, m, joined = _run([[(7, 0b0001, 0, 0)], [(7, 0b0001, 1, 1)]], [0, 15])  # windows.cu: 15 cycles
+    assert joined == [False, False]
+    assert (f, t, m) == (1, 1, 0)
+
+
+def test_other_lines_and_stores_of_several_lines_do_not_join():
+    stores = [[(7, 0b1111, 0, 0)], [(8, 0b1111, 0, 0)], [(7, 0b1111, 1, 0), (9, 0b1111, 0, 0)]]
+    f, t, m, joined = _run(stores, [0, 0, 1])
+    assert joined == [False, False, False]
+    assert (f, t, m) == (0, 0, 0)  # the two-line store keeps the walk's answer (here: busy misses)
+
+
+def test_a_chain_of_stores_to_one_sector_writes_it_once():
+    # eight warps' one-word stores to one sector, each arriving while the first is still queued
+    f, t, m, joined = _run([[(3, 0b0100, 0, 0)]] + [[(3, 0b0100, 1, 1)]] * 7, [0] * 8, write_cycles=2.0)
+    assert joined == [False] + [True] * 7
+    assert (t, m) == (7, 7)
+
+
+ONE_SECTOR = r"""
+extern "C" __global__ void one_sector(int* out, int warps)
+{   // warps 0..warps-1 of each CTA store one word each into the CTA's sector, at once
+    int w = threadIdx.x >> 5;
+    if (w < warps && (threadIdx.x & 31) == 0) out[blockIdx.x * 8 + w] = w;
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_warps_storing_into_one_sector_together_reach_l2_fewer_times(engine, timing_override):
+    kernel = sg.RawModule(code=ONE_SECTOR).get_function("one_sector")
+    out = sg.zeros(132 * 8, np.int32)
+    timed = kernel((132,), (256,), (out, np.int32(8)), engine=engine).metrics
+    functional = kernel((132,), (256,), (out, np.int32(8)), engine=engine, timing=False).metrics
+    assert functional[L2_WRITE] == 132 * 8  # the walk writes every store's sector
+    assert 132 <= timed[L2_WRITE] < 132 * 8  # the H200: 132 (burst.cu together, one CTA per SM)
+    assert timed[ST_SECTORS] == functional[ST_SECTORS]
+    assert timed[ST_HIT] >= functional[ST_HIT]
+    timing_override(store_sequencer=False)
+    assert kernel((132,), (256,), (out, np.int32(8)), engine=engine).metrics[L2_WRITE] == 132 * 8
+
+
+ROWS = r"""
+extern "C" __global__ void rows(float* out)
+{   // every thread its own row of 64 floats: each store touches 32 lines, the same as the last
+    float* row = out + (size_t)(blockIdx.x * blockDim.x + threadIdx.x) * 64;
+    for (int d = 0; d < 64; ++d) row[d] = (float)d;
+}
+"""
+
+
+def test_stores_of_many_lines_keep_the_walks_answer():
+    # one warp's stores to its own 32 rows back to back all miss on the H200 (memory/l1.py)
+    kernel = sg.RawModule(code=ROWS).get_function("rows")
+    out = sg.zeros(8 * 32 * 64, np.float32)
+    timed = kernel((8,), (32,), (out,)).metrics
+    functional = kernel((8,), (32,), (out,), timing=False).metrics
+    for metric in (ST_HIT, L2_WRITE):
+        assert timed[metric] == functional[metric]
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.lists(st.integers(0, 63), min_size=1, max_size=64), st.integers(1, 4))
+def test_merging_never_drops_a_sector_the_kernel_wrote(words, ctas):
+    """Whatever the pattern, L2 write sectors stay between the distinct sectors written per CTA and
+    the walk's count, and store hits + misses stay the store sectors."""
+    src = r"""extern "C" __global__ void scatter(int* out, const int* where, int n)
+    { int w = threadIdx.x >> 5; if (w < n && (threadIdx.x & 31) == 0) out[blockIdx.x * 64 + where[w]] = w; }"""
+    kernel = sg.RawModule(code=src).get_function("scatter")
+    n = min(len(words), 32)
+    where = sg.asarray(np.array(words[:n], np.int32))
+    out = sg.zeros(ctas * 64, np.int32)
+    timed = kernel((ctas,), (32 * n,), (out, where, np.int32(n))).metrics
+    functional = kernel((ctas,), (32 * n,), (out, where, np.int32(n)), timing=False).metrics
+    distinct = ctas * len({w // 8 for w in words[:n]})
+    assert distinct <= timed[L2_WRITE] <= functional[L2_WRITE]
+    miss = "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum"
+    assert timed[ST_HIT] + timed[miss] == timed[ST_SECTORS] == functional[ST_SECTORS]
