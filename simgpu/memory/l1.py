@@ -158,8 +158,10 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
     power of two > number of groups).
     g_info: uint16[>= n] out, per group of a load: its L1-miss sectors | the ones it sent to L2 << 4
     | the ones served by an L2 hit (its own or the joined request's) << 8 | the sectors it asked for
-    << 12 (a merge needs the same ask and the same misses); 0 for other ops. The
-    timing model redoes the merging in time from these (simgpu.timing.l2_merge).
+    << 12 (a merge needs the same ask and the same misses); per group of a global store: its sectors
+    | the line was resident << 4 | this walk counted them as hits << 5; 0 for other ops. The timing
+    model redoes the load merging (simgpu.timing.l2_merge) and the stores that meet on a CTA's write
+    path (simgpu.timing.store_lines) in time from these.
     """
     merging = merge_dom.shape[0] > 0
     for i in range(n):
@@ -204,8 +206,6 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                         if not fresh:
                             l1h = m
                     l1_wreq[sm, s, w] = l1_req[sm, 0]
-                    # for the timing model's store sequencer: the sectors, whether the line was
-                    # resident, whether this walk counted them as hits
                     g_info[i] = m | (np.int64(0 if fresh else 1) << 4) | (np.int64(1 if l1h else 0) << 5)
                 l1_stamp[0] += 1
                 l1_lru[sm, s, w] = l1_stamp[0]

@@ -35,6 +35,9 @@ class MemoryEvent:
     miss_warp: np.ndarray | None = None
     miss_line: np.ndarray | None = None
     miss_info: np.ndarray | None = None
+    # global stores: one row per (warp, line) -- the warp's index in `warps`, the line, and its
+    # sectors | line resident << 4 | counted as L1 hits << 5 (memory.l1.hierarchy_batch's g_info);
+    # for the replay's store sequencer (timing/store_lines.py)
     st_warp: np.ndarray | None = None
     st_line: np.ndarray | None = None
     st_info: np.ndarray | None = None
