@@ -100,6 +100,11 @@ class TimingConfig:
     sectors_per_wavefront: int = 4  # 128 B / 32 B sectors (hardware fact)
     # L2 read bandwidth, whole GPU (bw_l2_read_GBps 9668: weak loads, 8-16 MB)
     l2_bytes_per_s: float = 9668.47e9
+    # The L2 also takes at most this many line requests (tag lookups) per ns, whatever their sectors:
+    # every SM reading a 24 MB L2-resident buffer with 32 sectors per warp load took 68 us with 8 or
+    # 16 lines per load (254-257 sectors/ns, the byte limit) and 118-121 us with 32 lines of one
+    # sector (143.4 and 147.2 lines/ns) (benchmarks/microbench/l2_lines, H200, 2026-11-30).
+    l2_lines_per_ns: float = 145.3
     # HBM read bandwidth, whole GPU (bw_dram_read_GBps 4553)
     dram_bytes_per_s: float = 4553.15e9
     sector_bytes: int = 32  # hardware fact

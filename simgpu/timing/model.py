@@ -231,6 +231,16 @@ def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, group
         n_lines, line_dram_sectors(g_li, g_info, n_lines), in_time)
 
 
+def _row_l2_lines(sr) -> np.ndarray:
+    """Per memory row the lines it sends to L2: a load's L1-miss lines, a store's lines, an atomic's
+    lines (its L2 line-unit requests); int32."""
+    n = len(sr.rows)
+    misses = np.bincount(sr.miss_row, minlength=n)[:n] if len(sr.miss_row) else np.zeros(n, np.int64)
+    stores = np.diff(sr.store_off) if sr.store_off is not None else np.zeros(n, np.int64)
+    units = np.diff(sr.unit_off) if sr.unit_off is not None else np.zeros(n, np.int64)
+    return (misses + np.where(stores > 0, stores, units)).astype(np.int32)
+
+
 def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: int, n_pc: int) -> MergeState:
     """The replay's MergeState (load_lines.py): off where no merge domains are given or nothing missed."""
     g_li, n_lines, dram_lines = sides[2], sides[-3], sides[-2]
@@ -351,7 +361,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
                     rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, sides, merge,
                     (sr.unit_off, _in_allocation(sr.unit_line, trace.heap_bases), sr.unit_cycles,
-                     int(cfg.l2_line_units)), stores)
+                     int(cfg.l2_line_units)), stores, (_row_l2_lines(sr), cfg.l2_lines_per_ns / clock_ghz))
     t2 = time.perf_counter()
     cycles = int(cycles)
     overhead_cycles = cfg.launch_overhead_ns * clock_ghz

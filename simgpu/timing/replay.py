@@ -236,7 +236,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
            load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
            rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot,
-           sides, merge, units, stores):
+           sides, merge, units, stores, l2_lines):
     C = cta_warp0.shape[0]
     # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
     # each warp's from g_warp0[w]; per group its line index, home partition and g_info; per SM its
@@ -256,6 +256,10 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     # stores that meet on their CTA's write path (store_lines.py): per store row its (line, info)
     # records, the per-slot rings, the per-pc hit and merged-sector counts
     st_on, st_off, st_line, st_info, ring, sf_hit, st_hit, st_merged = stores
+    # the L2's line requests (lookups) per cycle, besides its sectors: per row the lines it sends
+    # to L2 (config l2_lines_per_ns; 0: no such limit)
+    row_lines, l2_line_rate = l2_lines
+    l2_line_free = 0.0
     # L1 -> L2 read merging at issue (merge: load_lines.MergeState)
     use_groups = use_sides or merge.on
     op_b = np.zeros(64, np.int64)
@@ -570,6 +574,11 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                         if ml2 > 0:
                             t2 = l2_free if l2_free > st else st
                             l2_free = t2 + ml2 / l2_rate
+                            if l2_line_rate > 0.0 and row_lines[mr] > 0:
+                                tl = l2_line_free if l2_line_free > st else st
+                                l2_line_free = tl + row_lines[mr] / l2_line_rate
+                                if tl > t2:
+                                    t2 = tl
                             st = t2
                         if mdram > 0:
                             t3 = dram_free if dram_free > st else st
