@@ -557,19 +557,21 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                         t1 = l1_free[sm] if l1_free[sm] > t else float(t)
                         l1_free[sm] = t1 + rows[mr].wf / l1_rate
                         st = t1
+                        joined = False
                         if k == K_GST and st_q > 0 and rows[mr].wr > 0:  # the CTA's write path
                             g = zs[gs, F_G]
-                            joined = False
                             if st_on:
                                 joined = store_arrives(st_off, st_line, st_info, mr, g, t1, ring, pc, sf_hit,
                                                        st_hit, st_merged)
-                            if not joined:  # (one that joined a waiting request takes no cycles of its own)
+                            if joined:  # it rides on the write it joined: no path cycles, no L2 request
+                                ml2 = 0.0
+                            else:
                                 tw = st_free[g] if st_free[g] > st else st
                                 st_free[g] = tw + float(rows[mr].wr)
                                 st = tw
                                 if st_on:
                                     store_leaves(st_off, st_line, st_info, mr, g, st_free[g], ring)
-                        if k == K_GST and n_units > 0:  # its partly written lines, on their line units
+                        if k == K_GST and n_units > 0 and not joined:  # its partly written lines, on their line units
                             st = _line_units(unit_off, unit_line, unit_cyc, n_units, unit_free, mr, st)
                         if ml2 > 0:
                             t2 = l2_free if l2_free > st else st

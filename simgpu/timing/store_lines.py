@@ -13,7 +13,8 @@ The rule simgpu takes from that, on the write path the replay already keeps per 
 cta_store_queue_cycles; a store holds it for memory/coalescer.store_write_cycles): a store to a
 single line that reaches L1 while a single-line store of the same CTA to that line is still on the
 path (queued or being written) joins it: its sectors count as L1 hits, the sectors that store writes
-already are not written to L2 again, and it takes no path cycles of its own. Stores of more lines
+already are not written to L2 again, and it takes no path cycles, L2 bandwidth or line-unit passes
+of its own. Stores of more lines
 keep the functional walk's answer (memory/l1.py: one warp's stores to its own 32 rows back to back
 all miss on the H200, a rule about the previous request, not about time); so do stores that join
 nothing. The functional walk counted every store's sectors as L2 writes; the
