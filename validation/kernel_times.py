@@ -10,24 +10,14 @@ from __future__ import annotations
 import argparse
 from concurrent.futures import ProcessPoolExecutor
 
-from l2_reads import SUITES
+from l2_reads import SUITES, suite_metric
 
 TIME = "gpu__time_duration.sum"
 
 
 def suite_times(name: str) -> list[tuple[str, str, float, float]]:
     """(suite, launch, simulated ns, H200 ns) for every timed launch of one recorded suite."""
-    from simgpu.crosscheck import crosscheck
-
-    suite, recorded = SUITES[name]
-    report = crosscheck(suite=suite, recorded=recorded, echo=None)
-    rows = []
-    for case in report.cases:
-        for i, launch in enumerate(case.launches):
-            for m in launch.metrics:
-                if m.metric == TIME and m.real:
-                    rows.append((name, f"{case.name}#{i}", float(m.simulated), float(m.real)))
-    return rows
+    return [(name, *row) for row in suite_metric(*SUITES[name], TIME)]
 
 
 def main() -> None:

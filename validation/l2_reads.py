@@ -23,8 +23,9 @@ SUITES["cal"] = (Path(os.environ.get("SIMGPU_CALIBRATION", HERE.parent.parent / 
                  / "specs.py", HERE / "h200_2026-11-29.json")
 
 
-def suite_reads(suite: Path, recorded: Path) -> list[tuple[str, float, float]]:
-    """(launch, simulated, H200) for every launch of one recorded suite."""
+def suite_metric(suite: Path, recorded: Path, metric: str) -> list[tuple[str, float, float]]:
+    """(launch, simulated, H200) of `metric` for every launch of one recorded suite that the H200
+    measured it for (also validation/kernel_times.py's)."""
     from simgpu.crosscheck import crosscheck
 
     report = crosscheck(suite=suite, recorded=recorded, echo=None)
@@ -32,9 +33,14 @@ def suite_reads(suite: Path, recorded: Path) -> list[tuple[str, float, float]]:
     for case in report.cases:
         for i, launch in enumerate(case.launches):
             for m in launch.metrics:
-                if m.metric == READ and m.real:
+                if m.metric == metric and m.real:
                     rows.append((f"{case.name}#{i}", float(m.simulated), float(m.real)))
     return rows
+
+
+def suite_reads(suite: Path, recorded: Path) -> list[tuple[str, float, float]]:
+    """(launch, simulated, H200) L2 read sectors for every launch of one recorded suite."""
+    return suite_metric(suite, recorded, READ)
 
 
 def main() -> None:

@@ -118,8 +118,8 @@ def _reader(ctx, w: int, lane: int):
 class _Arguments:
     """vprintf's argument buffer of one thread, read in order, each argument aligned to its size."""
 
-    def __init__(self, read, addr: int, where: str) -> None:
-        self.read, self.cursor, self.where = read, addr, where
+    def __init__(self, read, addr: int, where) -> None:
+        self.read, self.cursor, self.where = read, addr, where  # where(): the thread, for an error
 
     def next(self, size: int) -> int:
         at = -(-self.cursor // size) * size
@@ -127,7 +127,7 @@ class _Arguments:
         raw = self.read(at, size)
         if len(raw) < size:
             raise KernelRuntimeError(f"printf reads past the end of its argument buffer: the format asks "
-                                     f"for more arguments than memory holds ({self.where})")
+                                     f"for more arguments than memory holds ({self.where()})")
         return int.from_bytes(raw, "little")
 
     def string(self, addr: int) -> bytes:
@@ -146,7 +146,8 @@ def build_vprintf(fmt_param: int, args_param: int, ret_param: int | None):
                 base = (int(w) * 32 + int(lane)) * stride
                 fmt_addr = int(ctx.fparam[base + fmt_param:base + fmt_param + 8].view(np.uint64)[0])
                 args_addr = int(ctx.fparam[base + args_param:base + args_param + 8].view(np.uint64)[0])
-                args = _Arguments(_reader(ctx, int(w), int(lane)), args_addr, ctx.where(ws, _one(m.shape, i, lane)))
+                args = _Arguments(_reader(ctx, int(w), int(lane)), args_addr,
+                                  lambda i=i, lane=lane: ctx.where(ws, _one(m.shape, i, lane)))
                 text, n_args = format_printf(args.string(fmt_addr), args.next, args.string)
                 if sink is not None:
                     sink.append(text)

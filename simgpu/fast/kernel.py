@@ -895,7 +895,7 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
                     c += 1
             gk[e] = c - ev_n[2]
             ev_n[2] = c
-        elif code == OP_ST:  # the lines it leaves partly written, for the L2's line units (info: passes)
+        elif code == OP_ST:  # every (warp, line) it wrote, then the lines it leaves partly written
             gw, gl, gi, gk = ev_groups
             c = ev_n[2]
             for i in range(ng):  # every (warp, line) for the store sequencer, marked by bit 15
@@ -903,6 +903,7 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
                 gl[c] = g_line[i]
                 gi[c] = g_info[i] | ST_GROUP
                 c += 1
+            # the lines it leaves partly written, for the L2's line units (info: passes)
             m = partial_store_lines(g_addr[:n], g_mask[:n], nbytes, g_warp, g_line)  # (reused as scratch)
             for i in range(m):
                 gw[c] = g_warp[i]

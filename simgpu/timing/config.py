@@ -161,8 +161,8 @@ class TimingConfig:
     # 0 turns the CTA write path off.
     cta_store_queue_cycles: int = 64
     # Stores that meet on that path (store_lines.py, benchmarks/microbench/l1_stores windows.cu and
-    # burst.cu): one whose lines are exactly those of a request still on the path joins it (its
-    # sectors L1 hits, written to L2 once, no path cycles of its own).
+    # burst.cu): a single-line store that reaches L1 while a single-line store of its CTA to that
+    # line is still on the path joins it (its sectors L1 hits, written to L2 once, no path cycles).
     store_sequencer: bool = True
 
     # ---------------------------------------------------------------- model switches

@@ -14,12 +14,11 @@ cta_store_queue_cycles; a store holds it for memory/coalescer.store_write_cycles
 single line that reaches L1 while a single-line store of the same CTA to that line is still on the
 path (queued or being written) joins it: its sectors count as L1 hits, the sectors that store writes
 already are not written to L2 again, and it takes no path cycles, L2 bandwidth or line-unit passes
-of its own. Stores of more lines
-keep the functional walk's answer (memory/l1.py: one warp's stores to its own 32 rows back to back
-all miss on the H200, a rule about the previous request, not about time); so do stores that join
-nothing. The functional walk counted every store's sectors as L2 writes; the
-replay reports, per pc, the sectors merged away and the hits it found (`StoreCounts`), and the
-memory system swaps its counts for those (MemorySystem.apply_timed_stores).
+of its own. Stores of more lines keep the functional walk's answer (memory/l1.py: one warp's
+stores to its own 32 rows back to back all miss on the H200, a rule about the previous request, not
+about time); so do stores that join nothing. The functional walk counted every store's sectors as
+L2 writes; the replay reports, per pc, the sectors merged away and the hits it found
+(`StoreCounts`), and the memory system swaps its counts for those (MemorySystem.apply_timed_stores).
 
 Not modelled: the H200 also counts some stores as L1 misses when another store to their line is
 on its way (`st [L]; st [X]; st [L]`: the last misses even with L resident; rmw_short 82 % and
