@@ -14,6 +14,7 @@ from simgpu.errors import LaunchError
 from simgpu.exec.program import LinkedKernel
 from simgpu.runtime.arrays import DeviceArray
 from simgpu.runtime.device import current_device, current_gpu
+from simgpu.stats.data_pipe import shared_pipe_extra_wavefronts
 from simgpu.stats.report import LaunchReport, build_per_pc
 from simgpu.stats.trace import ExecutionTrace
 
@@ -324,6 +325,9 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
     if memsys is not None:
         metrics.update(memsys.metrics())
     metrics.update(_instruction_metrics(stats))
+    if memsys is not None:  # shuffles, %tid reads, ... ride the shared data pipe too (stats/data_pipe.py)
+        metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"] += float(shared_pipe_extra_wavefronts(
+            lk.instructions, stats.per_pc_warps, n_ctas, lk.shared_static + shared_mem > 0))
     if timing_result is not None:
         metrics.update(timing_result.metrics)
     metrics.update({

@@ -1,0 +1,97 @@
+"""l1tex__data_pipe_lsu_wavefronts_mem_shared.sum: shared wavefronts plus shuffles, %tid reads and
+one per CTA with shared memory, as the H200 counts it (simgpu/stats/data_pipe.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simgpu as sg
+
+TOTAL = "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"
+PARTS = [f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum" for op in ("ld", "st", "atom")]
+
+SRC = r"""
+extern "C" __global__ void copy1d(const float* a, float* b, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) b[i] = a[i];
+}
+
+extern "C" __global__ void shuffles(const float* a, float* b, int rounds)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = a[i];
+    for (int r = 0; r < rounds; ++r) v += __shfl_xor_sync(0xffffffffu, v, 1 + r % 16);
+    b[i] = v;
+}
+
+extern "C" __global__ void copy2d(const float* a, float* b, int w)
+{
+    int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    b[y * w + x] = a[y * w + x];
+}
+
+extern "C" __global__ void copy3d(const float* a, float* b)
+{
+    int i = ((threadIdx.z * blockDim.y) + threadIdx.y) * blockDim.x + threadIdx.x;
+    b[blockIdx.x * 256 + i] = a[blockIdx.x * 256 + i];
+}
+
+extern "C" __global__ void via_shared(const float* a, float* b)
+{
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    s[t] = a[blockIdx.x * 256 + t];
+    __syncthreads();
+    b[blockIdx.x * 256 + t] = s[255 - t];
+}
+"""
+
+
+def _module() -> sg.RawModule:
+    return sg.RawModule(code=SRC)
+
+
+def _launch(name, grid, block, args):
+    return _module().get_function(name)(grid, block, args)
+
+
+def test_a_kernel_without_shared_memory_reads_tid_once_per_warp():
+    n = 5 * 96
+    r = _launch("copy1d", (5,), (96,), (sg.zeros(n, np.float32), sg.zeros(n, np.float32), np.int32(n)))
+    assert all(r.metrics[p] == 0 for p in PARTS)
+    assert r.metrics[TOTAL] == 5 * 3  # 3 warps per CTA
+
+
+def test_a_partial_warp_is_a_warp():
+    n = 4 * 48
+    r = _launch("copy1d", (4,), (48,), (sg.zeros(n, np.float32), sg.zeros(n, np.float32), np.int32(n)))
+    assert r.metrics[TOTAL] == 4 * 2
+
+
+def test_two_and_three_dimensional_blocks_read_each_tid_component():
+    r2 = _launch("copy2d", (2, 2), (16, 16), (sg.zeros(1024, np.float32), sg.zeros(1024, np.float32), np.int32(32)))
+    assert r2.metrics[TOTAL] == 4 * 8 * 2
+    r3 = _launch("copy3d", (3,), (8, 8, 4), (sg.zeros(768, np.float32), sg.zeros(768, np.float32)))
+    assert r3.metrics[TOTAL] == 3 * 8 * 3
+
+
+@settings(max_examples=12, deadline=None)
+@given(ctas=st.integers(1, 6), warps=st.integers(1, 8), rounds=st.integers(0, 7))
+def test_every_shuffle_is_one_wavefront(ctas, warps, rounds):
+    n = ctas * warps * 32
+    args = (sg.zeros(n, np.float32), sg.zeros(n, np.float32), np.int32(rounds))
+    r = _launch("shuffles", (ctas,), (warps * 32,), args)
+    assert r.metrics[TOTAL] == ctas * warps * (1 + rounds)
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_a_kernel_with_shared_memory_adds_its_wavefronts_and_one_per_cta(engine):
+    with sg.use_engine(engine):
+        r = _launch("via_shared", (3,), (256,), (sg.zeros(768, np.float32), sg.zeros(768, np.float32)))
+    shared = sum(r.metrics[p] for p in PARTS)
+    assert shared == 3 * 8 * 2  # one conflict-free store and load per warp
+    assert r.metrics[TOTAL] == shared + 3 * 8 + 3
