@@ -187,6 +187,12 @@ class TimingConfig:
     # weight below; with it, -1.9 / +3.9 %.
     # l2_merge_in_time = False keeps the functional walk's merging (every warp of a step together).
     l2_merge_in_time: bool = True
+    # An SM sends at most this many L1-miss lines a cycle to L2 (benchmarks/microbench/l1_inflight,
+    # H200 2026-11-30: one CTA of 32 warps, 16,384 one-sector lines in 16,839 cycles = 0.97; 4 / 8
+    # warps 0.84 / 0.92). Each line joins or opens its L2 request when it leaves (load_lines.py), so
+    # SMs that ask for one line from different places in their queues reach the L2 apart. 0: misses
+    # leave at the L1's tag rate.
+    l1_miss_lines_per_cycle: float = 0.97
     l2_merge_window_hit_cycles: int = 13
     # A join also counts only as often as the two SMs' request streams are still in step: weight
     # 1 / (1 + (q_a + q_b) / (2 * this)), q = each SM's L1-miss lines in flight when it asked
@@ -203,11 +209,11 @@ class TimingConfig:
     # is back: a domain keeps the long window only for the fetch it started. With
     # l2_dram_fetch_in_time this fits the H200's split of gemm_tiled's and gemm_cp_async's merging
     # between A and B (benchmarks/microbench/l2_split: six variants within 3.3 %, before 1.2-20.8 %
-    # off) and batched_vecmat / qk_scores / gemm_cp_async (+0.6 / -0.4 / -3.3 % L2 read sectors),
-    # but simgpu runs free-running warps in step where the H200's drift ~35 cycles apart, so
-    # mlp_relu (-51 %) and gemm_naive (-11 %; -21 % against the calibration file) over-merge: off
-    # until the replay models that drift (2026-11-30).
-    l2_merge_pending_window_hit: bool = False
+    # off). Alone, the two over-merged mlp_relu (-46 %) and gemm_naive (-11 %), whose SMs ran in
+    # step; with the per-SM miss queue (l1_miss_lines_per_cycle) they are on by default (2026-12-01,
+    # validation/l2_reads.py: 63 of 75 launches within 2 %, mean |error| 1.73 %, largest 21 %;
+    # before 61, 2.55 %, 38 %).
+    l2_merge_pending_window_hit: bool = True
     # a line whose missed sectors all joined another SM's request answered with that request (its
     # data back when the leader's is, at the earliest lat_l1_hit after its own issue): a merged
     # response does release all its SMs at once on the H200 (the CTAs that share the loads that
@@ -215,15 +221,13 @@ class TimingConfig:
     # the H200's timelines show and over-merges: calibration gemm_naive -13.1 % L2 read sectors
     # (gemm_tiled +0.7 %; 2026-11-30). Off: a joined line takes its own near/far latency.
     l2_merge_release_together: bool = False
-    # which load of a line fetches its sectors from DRAM: the first to ask in issue order (True), or
-    # the one the functional walk had fetch them (False: one engine step's lowest warp, whenever it
-    # issues; a load issued earlier is then an L2 hit, a later one waits for that fetch). True is
-    # the physical rule, but it takes away what makes the model's gemm_tiled CTAs drift (the same
-    # CTAs always paying the DRAM trip): median end-time difference 63 cycles (H200 200-500) and
-    # L2 read sectors -24.6 / -26.8 % (with l2_sm_latency: 269 cycles, -27.2 / -19.8 %), so the
-    # merge model over-merges once the drift is right (l2_drift README section 7). Off until the
-    # merging is fixed.
-    l2_dram_fetch_in_time: bool = False
+    # which load of a line fetches its sectors from DRAM: the first to ask in issue order (True, the
+    # physical rule), or the one the functional walk had fetch them (False: one engine step's lowest
+    # warp, whenever it issues; a load issued earlier is then an L2 hit, a later one waits for that
+    # fetch). False made the same CTAs pay every DRAM trip, the drift that once kept gemm_tiled's
+    # merging near the H200's (l2_drift README section 7); True since the per-SM miss queue and
+    # l2_merge_pending_window_hit (2026-12-01).
+    l2_dram_fetch_in_time: bool = True
     # count a read lookup that reaches the L2 before its sector's DRAM fetch (another request's)
     # has as a miss, as ncu does (the H200's gemm_tiled: 26.5k L2 read sector misses for 16.5k
     # sectors read from DRAM), decided at issue with the fetch's own time. Off: the calibration

@@ -13,6 +13,12 @@ clock, so whoever is ahead in time is ahead here):
   when the leader's is, and at the earliest an L1 round trip after its own issue;
 * every other line takes the near/far L2 or DRAM latency of l2_sides.line_latency.
 
+Before either, each missed line leaves its SM: at most config l1_miss_lines_per_cycle lines a cycle
+per SM (benchmarks/microbench/l1_inflight: ~0.97 one-sector lines a cycle on the H200), so a warp
+load of 32 missed lines sends its last ~32 cycles after its first. A line joins or opens a request
+when it leaves, and its latency counts from then: two SMs asking for the same line from different
+places in their queues reach the L2 that far apart.
+
 The load waits for its slowest line. The sectors it opened are answered when the load's own data
 is back: the replay writes that time, and the window it gives the requests, into the in-flight
 table once it knows it (`answer_opened`).
@@ -57,23 +63,27 @@ class MergeState(NamedTuple):
     q0: float  # config l2_merge_inflight_half_lines (<= 0: every join counts in full)
     pend_short: bool  # a request waiting for another domain's DRAM fetch stays open w_hit (config
     # l2_merge_pending_window_hit)
+    miss_gap: float  # cycles between two L1-miss lines leaving one SM (0: no limit)
+    miss_free: np.ndarray  # per SM, when its next L1-miss line may leave (float64)
 
 
 def merge_state(on: bool, sm_dom: np.ndarray, cap: int, w_hit: int, dram_mask: np.ndarray, n_groups: int,
                 n_lines: int, n_pc: int, together: bool = False, floor: int = 0, w_miss: int = 0,
-                q0: float = 0.0, pend_short: bool = False) -> MergeState:
-    """A fresh MergeState with empty tables and zero counts."""
+                q0: float = 0.0, pend_short: bool = False, miss_lines_per_cycle: float = 0.0) -> MergeState:
+    """A fresh MergeState with empty tables and zero counts (and every SM's miss queue empty)."""
     sm_dom = np.asarray(sm_dom, np.int64)
     return MergeState(bool(on), int(sm_dom.max(initial=0)) + 1, int(cap), np.int64(w_hit), np.int64(w_miss),
                       np.asarray(dram_mask, np.int64), *merge_tables(n_groups, n_lines),
                       np.zeros(n_pc, np.int64), np.zeros(n_pc, np.float64), np.zeros(1, np.int64), bool(together),
-                      sm_dom, np.int64(floor), np.zeros(n_pc, np.int64), float(q0), bool(pend_short))
+                      sm_dom, np.int64(floor), np.zeros(n_pc, np.int64), float(q0), bool(pend_short),
+                      1.0 / miss_lines_per_cycle if miss_lines_per_cycle > 0 else 0.0,
+                      np.zeros(len(sm_dom), np.float64))
 
 
 @njit(cache=True, inline="always")
-def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, back, dram_left, lats,
+def load_lines(gl, mr, t, sm, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, back, dram_left, lats,
                use_sides, in_time, mg, op_b, op_w, op_m, op_l, op_f, q):
-    """Row mr (a global load) issued at cycle t from an SM of L2 side `side` and merge domain `dom`
+    """Row mr (a global load) issued at cycle t from SM sm of L2 side `side` and merge domain `dom`
     with q L1-miss lines in flight;
     gl: the warp's cursor into the groups (sorted by row). lats: (l2_near, l2_far, dram_near,
     dram_far); in_time: the first request in time fetches a sector from DRAM (else the group the
@@ -95,13 +105,18 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, b
     while gl < n and g_row[gl] == mr:
         li = g_li[gl]
         joined_all = False
+        tl = t  # when the line leaves the SM (module docstring)
+        if mg.miss_gap > 0.0:
+            leave = mg.miss_free[sm] if mg.miss_free[sm] > t else float(t)
+            mg.miss_free[sm] = leave + mg.miss_gap
+            tl = np.int64(leave)
         if mg.on:
             inf = np.int64(g_info[gl])
             miss = inf & 15
             sent = (inf >> 4) & 15
             mg.merged_f[pc] += popcount4(miss & ~sent & 15)
             joined, fetching, pending, bkt, way, ev, ret, weight = merge_step(
-                t, li, dom, mg.n_dom, asked_sectors(inf), miss, mg.dram_mask[li], mg.cap, mg.w_hit, mg.w_miss,
+                tl, li, dom, mg.n_dom, asked_sectors(inf), miss, mg.dram_mask[li], mg.cap, mg.w_hit, mg.w_miss,
                 mg.fetch_ready, mg.keys, mg.ends, mg.cnts, mg.rets, mg.oq, q, mg.q0)
             mg.evict[0] += ev
             mg.merged_t[pc] += weight
@@ -123,8 +138,8 @@ def load_lines(gl, mr, t, side, dom, pc, g_row, g_li, g_home, g_info, copy_at, b
             sent_any = True
             if use_sides:
                 inf = np.int64(g_info[gl])
-                v = line_latency(li, g_home[gl], inf & 15, t, side, copy_at, back, dram_left,
-                                 lats[0], lats[1], lats[2], lats[3], -1 if in_time else dram_sectors(inf))
+                v = line_latency(li, g_home[gl], inf & 15, tl, side, copy_at, back, dram_left,
+                                 lats[0], lats[1], lats[2], lats[3], -1 if in_time else dram_sectors(inf)) + (tl - t)
                 if v > own:
                     own = v
         gl += 1

@@ -600,7 +600,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                         if use_groups and k == K_GLD:
                             q_sm = _lines_in_flight(q_cal, q_tot, q_head, sm, t) if track_q else 0
                             slat, jret, sent_any, n_open, zs[gs, F_GRP], n_miss_lines = load_lines(
-                                zs[gs, F_GRP], mr, t, sm_side[sm], merge.sm_dom[sm], pc, g_row, g_li, g_home,
+                                zs[gs, F_GRP], mr, t, sm, sm_side[sm], merge.sm_dom[sm], pc, g_row, g_li, g_home,
                                 g_info, copy_at, back, dram_left, lats, use_sides, in_time, merge, op_b, op_w, op_m,
                                 op_l, op_f, float(q_sm))
                             if slat >= 0:

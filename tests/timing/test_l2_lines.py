@@ -35,7 +35,8 @@ def test_one_sector_lines_are_paced_by_the_line_rate():
     assert 1.4 <= ratio <= 2.1, ratio
 
 
-def test_without_the_line_limit_only_sectors_count(timing_override):
-    timing_override(l2_lines_per_ns=0.0)
+def test_without_the_line_limits_only_sectors_count(timing_override):
+    # neither the L2's line rate nor each SM's (config l1_miss_lines_per_cycle)
+    timing_override(l2_lines_per_ns=0.0, l1_miss_lines_per_cycle=0.0)
     ratio = _time(128) / _time(64)
     assert ratio <= 1.15, ratio

@@ -36,9 +36,9 @@ class Lines:
         would compute it; default t + its line latency). Returns load_lines' result."""
         home = np.full(len(self.g_row), home_partition(self.line), np.int8)
         info = np.full(len(self.g_row), 1 | (1 << 4), np.int64)  # sector 0 missed and sent
-        own, jret, sent_any, n_open, _, _ = load_lines(self.row, self.row, t, 0, dom, 0, self.g_row, self.g_li, home,
-                                                       info, self.copy_at, self.back, self.dram_left, LATS, True,
-                                                       True, self.mg, *self.scratch, 0.0)  # DRAM fetch in time
+        own, jret, sent_any, n_open, _, _ = load_lines(self.row, self.row, t, dom, 0, dom, 0, self.g_row, self.g_li,
+                                                       home, info, self.copy_at, self.back, self.dram_left, LATS,
+                                                       True, True, self.mg, *self.scratch, 0.0)  # DRAM fetch in time
         end = done if done is not None else t + own
         answer_opened(self.mg, *self.scratch, n_open, t, end, TRIP)
         self.row += 1

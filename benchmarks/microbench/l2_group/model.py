@@ -32,7 +32,7 @@ def copies(k: int, d: int, cold: bool, w_min: int = 13) -> int:
     lats = (NEAR, FAR, DRAM, DRAM)
     for j in range(k):
         t = j * d
-        own, _, _, n_open, _, _ = load_lines(j, j, t, 0, 0, 0, g_row, g_li, home, info, copy_at, back, dram_left,
+        own, _, _, n_open, _, _ = load_lines(j, j, t, 0, 0, 0, 0, g_row, g_li, home, info, copy_at, back, dram_left,
                                              lats, True, True, mg, *scratch, 0.0)
         answer_opened(mg, *scratch, n_open, t, t + (own if own >= 0 else NEAR), NEAR)
     return k - int(round(mg.merged_t.sum()))
