@@ -38,9 +38,10 @@ at d = 25-50 and none from d = 300 when they hit; on the H200 only CTAs in lock 
 share the loads that pace them) are that close, the others drift 200-1000 cycles apart. Treating a
 whole engine call as concurrent over-merges kernels with several CTAs per SM (calibration gemms:
 -31 / -33 % L2 read sectors); the timing replay decides the merging again at each load's issue
-(timing/load_lines.py, l2_merge.py), a request open while its data has not left the L2, and with
-the near/far L2 latencies below (timing/l2_sides.py) its CTAs drift apart as the H200's do, if
-gemm_tiled's ~5x too much (-1.9 / +3.9 % with the in-flight weight of timing/l2_merge.py).
+(timing/load_lines.py, l2_merge.py), a request open while its data has not left the L2, each line
+joining when it leaves its SM's miss queue; with the near/far L2 latencies below (timing/l2_sides.py)
+the calibration gemms come out at -18.8 / +0.3 % (2026-12-01; gemm_naive's warps still run more in
+step than the H200's).
 """
 
 from __future__ import annotations
