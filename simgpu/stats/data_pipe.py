@@ -2,45 +2,56 @@
 
 ncu's ``l1tex__data_pipe_lsu_wavefronts_mem_shared.sum`` is not the sum of its ``_op_ld``,
 ``_op_st`` and ``_op_atom`` parts on the H200: kernels with no shared memory at all show thousands
-of wavefronts. The recorded launches (validation/typical*, the calibration suite: 77 launches,
-ncu 2026-11-29) fit, exactly for the 51 launches without shared memory, this sum:
+of wavefronts, which ncu files under ``_op_misc``. Measured (benchmarks/microbench/data_pipe,
+pipe.cu: one candidate per kernel, 264 CTAs; and the 77 recorded launches of validation/typical*
+and the calibration suite, exact for the 51 without shared memory):
 
-* the shared ld / st / atom wavefronts;
-* one per warp instruction of ``shfl.sync`` (warp shuffles go through the shared-memory crossbar:
-  reduce_shfl_atomic 10,560 shuffles + 2,112 warps = 12,672; a double shuffles as two);
-* one per warp for each component of ``%tid`` the kernel reads (ptxas reads each once, with
-  ``S2R SR_TID.X`` / ``.Y`` / ``.Z``, which is answered over this pipe: a 1-D block gives one per
-  warp, 16x16 blocks two; vector_add 131,072 warps -> 131,072, gemm_naive 2,048 -> 4,096);
+* one per warp instruction of ``shfl.sync`` (0, 1, 5, 16 shuffles a warp: 1, 2, 6, 17 a warp with
+  the %tid read below; a double shuffles as two);
+* one per warp for each component of ``%tid`` the kernel reads and for ``%laneid`` (ptxas reads each
+  once with ``S2R``; ``%ctaid`` comes through ``S2UR`` and costs nothing: 1-, 2- and 3-D blocks give
+  1, 2 and 3 a warp, a kernel that reads only %laneid 1, one that reads neither 0);
+* three per warp instruction of ``cp.async`` (LDGSTS) in ``_op_misc``, whatever its width: 3.22-3.24
+  a copy for 4-, 8- and 16-byte copies, barriers included. Its shared write counts in the total as
+  well, as many wavefronts as the bank model gives it (the memory system counts those): 1 / 2 a copy
+  for 4 / 8 bytes (under ``_op_ldgsts``), 4 for 16 (``.cg``: ncu files them under ``_op_ld``);
 * one per CTA when the kernel uses shared memory (transpose_padded 8,192 warps of 1,024 CTAs:
-  65,536 + 16,384 + 1,024 = 82,944, ncu 82,936).
+  65,536 + 16,384 + 1,024 = 82,944, ncu 82,936). What it really follows is a barrier after which
+  the CTA's warps access shared memory (pipe.cu smem_rounds: 0.96-0.98 per CTA and such barrier;
+  gemm_tiled, 32 of them: ~0.96), so kernels with many barriers show more than this counts
+  (gemm_tiled -0.9 %, bitonic_sort_1024 -3 %) and one that only stores before its barriers less
+  (smem_bars: 132 for 264 CTAs).
 
-Not counted, since no rule was found: ``vote``, ``redux`` and ``match`` take none (warp_sum_redux,
-exact without them); kernels with many ``bar.sync`` rounds on shared memory show more on the H200
-(reduce_tree_atomic +335k, bitonic_sort_1024 +43k, scan_block +12k, gemm_tiled +7.6k, about one
-per CTA and barrier in the gemm but not in the others), and cp.async (LDGSTS) writes its shared
-destination over this pipe too (gemm_cp_async +247k).
+Not counted, since no rule was found: ``vote``, ``redux`` and ``match`` take none; barriers without
+shared memory add ~130-170 per launch; a shared reduction tree with idle warps (``if (t < k)``)
+adds ~165 per CTA of 256 threads (pipe.cu smem_tree, validation/typical reduce_tree_atomic).
 """
 
 from __future__ import annotations
 
 from simgpu.frontend.ptx.ast import Special
 
-_TID = ("%tid.x", "%tid.y", "%tid.z")
+# special registers read with S2R (one wavefront per warp each); %ctaid & co. are S2UR
+_S2R = ("%tid.x", "%tid.y", "%tid.z", "%laneid")
+LDGSTS_WAVEFRONTS = 3
 
 
-def shared_pipe_extra_wavefronts(instructions, per_pc_warps, n_ctas: int, uses_shared: bool) -> int:
+def shared_pipe_extra_wavefronts(instructions, per_pc_warps, mem_class, n_ctas: int, uses_shared: bool) -> int:
     """Wavefronts of the shared data pipe that are not shared loads, stores or atomics (module
-    docstring): shuffles, %tid reads and one per CTA of a kernel with shared memory.
-    instructions: the kernel's PTX instructions by pc; per_pc_warps: the warps that executed each."""
-    shuffles = 0
-    tid_warps = dict.fromkeys(_TID, 0)  # per component, the most warps that read it at one pc
-    for ins, warps in zip(instructions, per_pc_warps):
+    docstring): shuffles, S2R reads, cp.async copies and one per CTA of a kernel with shared memory.
+    instructions: the kernel's PTX instructions by pc; per_pc_warps: the warps that executed each;
+    mem_class: each pc's instruction class ("ldgsts" for cp.async)."""
+    total = 0
+    s2r_warps = dict.fromkeys(_S2R, 0)  # per register, the most warps that read it at one pc
+    for pc, (ins, warps) in enumerate(zip(instructions, per_pc_warps)):
         warps = int(warps)
         if not warps:
             continue
         if ins.opcode == "shfl":
-            shuffles += warps
+            total += warps
+        elif mem_class[pc] == "ldgsts":
+            total += LDGSTS_WAVEFRONTS * warps
         for op in ins.operands:
-            if isinstance(op, Special) and op.name in tid_warps and warps > tid_warps[op.name]:
-                tid_warps[op.name] = warps
-    return shuffles + sum(tid_warps.values()) + (n_ctas if uses_shared else 0)
+            if isinstance(op, Special) and op.name in s2r_warps and warps > s2r_warps[op.name]:
+                s2r_warps[op.name] = warps
+    return total + sum(s2r_warps.values()) + (n_ctas if uses_shared else 0)

@@ -40,6 +40,25 @@ extern "C" __global__ void copy3d(const float* a, float* b)
     b[blockIdx.x * 256 + i] = a[blockIdx.x * 256 + i];
 }
 
+extern "C" __global__ void lane_only(float* b)
+{
+    unsigned l;
+    asm volatile("mov.u32 %0, %%laneid;" : "=r"(l));
+    b[blockIdx.x * 32 + l] = 1.f;
+}
+
+extern "C" __global__ void copy_async(const float* a, float* b)
+{   // one 4-byte cp.async a lane, then a conflict-free shared load
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    unsigned d = (unsigned)__cvta_generic_to_shared(&s[t]);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(d), "l"(a + blockIdx.x * 256 + t));
+    asm volatile("cp.async.commit_group;\n" ::);
+    asm volatile("cp.async.wait_group 0;\n" ::);
+    __syncthreads();
+    b[blockIdx.x * 256 + t] = s[t];
+}
+
 extern "C" __global__ void via_shared(const float* a, float* b)
 {
     __shared__ float s[256];
@@ -95,3 +114,16 @@ def test_a_kernel_with_shared_memory_adds_its_wavefronts_and_one_per_cta(engine)
     shared = sum(r.metrics[p] for p in PARTS)
     assert shared == 3 * 8 * 2  # one conflict-free store and load per warp
     assert r.metrics[TOTAL] == shared + 3 * 8 + 3
+
+
+def test_laneid_is_read_once_per_warp_too():
+    r = _launch("lane_only", (5,), (32,), (sg.zeros(160, np.float32),))
+    assert r.metrics[TOTAL] == 5
+
+
+def test_a_cp_async_costs_three_besides_its_shared_write():
+    r = _launch("copy_async", (2,), (256,), (sg.zeros(512, np.float32), sg.zeros(512, np.float32)))
+    warps = 2 * 8
+    assert r.metrics["smsp__sass_inst_executed_op_ldgsts.sum"] == warps
+    # shared load 1 + the copy's shared write 1 + LDGSTS 3 + %tid 1 a warp, and one per CTA
+    assert r.metrics[TOTAL] == warps * (1 + 1 + 3 + 1) + 2
