@@ -327,7 +327,7 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
     metrics.update(_instruction_metrics(stats))
     if memsys is not None:  # shuffles, %tid reads, ... ride the shared data pipe too (stats/data_pipe.py)
         metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"] += float(shared_pipe_extra_wavefronts(
-            lk.instructions, stats.per_pc_warps, lk.mem_class, n_ctas, lk.shared_static + shared_mem > 0))
+            lk.instructions, stats.per_pc_warps, lk.mem_class, lk.target, -(-threads // 32)))
     if timing_result is not None:
         metrics.update(timing_result.metrics)
     metrics.update({

@@ -15,12 +15,12 @@ and the calibration suite, exact for the 51 without shared memory):
   a copy for 4-, 8- and 16-byte copies, barriers included. Its shared write counts in the total as
   well, as many wavefronts as the bank model gives it (the memory system counts those): 1 / 2 a copy
   for 4 / 8 bytes (under ``_op_ldgsts``), 4 for 16 (``.cg``: ncu files them under ``_op_ld``);
-* one per CTA when the kernel uses shared memory (transpose_padded 8,192 warps of 1,024 CTAs:
-  65,536 + 16,384 + 1,024 = 82,944, ncu 82,936). What it really follows is a barrier after which
-  the CTA's warps access shared memory (pipe.cu smem_rounds: 0.96-0.98 per CTA and such barrier;
-  gemm_tiled, 32 of them: ~0.96), so kernels with many barriers show more than this counts
-  (gemm_tiled -0.9 %, bitonic_sort_1024 -3 %) and one that only stores before its barriers less
-  (smem_bars: 132 for 264 CTAs).
+* one per CTA and barrier after which the CTA's warps access shared memory before the next
+  barrier (pipe.cu smem_rounds: 0.96-0.98 per CTA and such barrier; transpose_padded, one barrier
+  in 1,024 CTAs: 65,536 + 16,384 + 1,024 = 82,944, ncu 82,936; gemm_tiled, 32 of them: ~0.96).
+  Which barriers those are is read from the control flow (a shared load, store, atomic, cp.async or
+  generic access reachable without passing another barrier). pipe.cu smem_bars, whose stores come
+  before its barriers and whose load after the last, shows half of that (132 for 264 CTAs).
 
 Not counted, since no rule was found: ``vote``, ``redux`` and ``match`` take none; barriers without
 shared memory add ~130-170 per launch; a shared reduction tree with idle warps (``if (t < k)``)
@@ -36,12 +36,46 @@ _S2R = ("%tid.x", "%tid.y", "%tid.z", "%laneid")
 LDGSTS_WAVEFRONTS = 3
 
 
-def shared_pipe_extra_wavefronts(instructions, per_pc_warps, mem_class, n_ctas: int, uses_shared: bool) -> int:
+def _shared_access_follows(instructions, mem_class, target) -> set[int]:
+    """The barrier pcs from which a shared-memory access (or a generic one, which may be) can be
+    reached without passing another barrier: a forward walk of the control flow (calls are stepped
+    over; a conditional branch goes both ways)."""
+    n = len(instructions)
+    is_bar = [ins.opcode in ("bar", "barrier") and "warp" not in ins.mods for ins in instructions]
+    shared = [c is not None and (c.startswith(("shared_", "generic_")) or c == "ldgsts") for c in mem_class]
+    found = set()
+    for b in (pc for pc in range(n) if is_bar[pc]):
+        seen, todo = set(), [b + 1]
+        while todo:
+            pc = todo.pop()
+            if pc >= n or pc in seen:
+                continue
+            seen.add(pc)
+            if shared[pc]:
+                found.add(b)
+                break
+            if is_bar[pc]:
+                continue
+            ins = instructions[pc]
+            if ins.opcode in ("ret", "exit", "trap") and ins.guard is None:
+                continue
+            if ins.opcode == "bra":
+                todo.append(int(target[pc]))
+                if ins.guard is None:
+                    continue
+            todo.append(pc + 1)
+    return found
+
+
+def shared_pipe_extra_wavefronts(instructions, per_pc_warps, mem_class, target, warps_per_cta: int) -> int:
     """Wavefronts of the shared data pipe that are not shared loads, stores or atomics (module
-    docstring): shuffles, S2R reads, cp.async copies and one per CTA of a kernel with shared memory.
-    instructions: the kernel's PTX instructions by pc; per_pc_warps: the warps that executed each;
-    mem_class: each pc's instruction class ("ldgsts" for cp.async)."""
+    docstring): shuffles, S2R reads, cp.async copies and one per CTA and barrier that is followed by
+    shared accesses. instructions: the kernel's PTX instructions by pc; per_pc_warps: the warps that
+    executed each; mem_class: each pc's instruction class ("ldgsts" for cp.async); target: each
+    branch's target pc; warps_per_cta: the warps of one CTA."""
     total = 0
+    for b in _shared_access_follows(instructions, mem_class, target):
+        total += int(per_pc_warps[b]) // max(1, warps_per_cta)
     s2r_warps = dict.fromkeys(_S2R, 0)  # per register, the most warps that read it at one pc
     for pc, (ins, warps) in enumerate(zip(instructions, per_pc_warps)):
         warps = int(warps)
@@ -54,4 +88,4 @@ def shared_pipe_extra_wavefronts(instructions, per_pc_warps, mem_class, n_ctas: 
         for op in ins.operands:
             if isinstance(op, Special) and op.name in s2r_warps and warps > s2r_warps[op.name]:
                 s2r_warps[op.name] = warps
-    return total + sum(s2r_warps.values()) + (n_ctas if uses_shared else 0)
+    return total + sum(s2r_warps.values())

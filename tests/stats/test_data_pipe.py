@@ -59,6 +59,21 @@ extern "C" __global__ void copy_async(const float* a, float* b)
     b[blockIdx.x * 256 + t] = s[t];
 }
 
+extern "C" __global__ void rounds(float* b, int n)
+{   // n rounds of (barrier, shared load, barrier, shared store), then n barriers with nothing after
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    s[t] = (float)t;
+    for (int r = 0; r < n; ++r) {
+        __syncthreads();
+        float v = s[(t + 32) & 255];
+        __syncthreads();
+        s[t] = v + 1.f;
+    }
+    for (int r = 0; r < n; ++r) __syncthreads();
+    b[blockIdx.x * 256 + t] = 1.f;
+}
+
 extern "C" __global__ void via_shared(const float* a, float* b)
 {
     __shared__ float s[256];
@@ -127,3 +142,14 @@ def test_a_cp_async_costs_three_besides_its_shared_write():
     assert r.metrics["smsp__sass_inst_executed_op_ldgsts.sum"] == warps
     # shared load 1 + the copy's shared write 1 + LDGSTS 3 + %tid 1 a warp, and one per CTA
     assert r.metrics[TOTAL] == warps * (1 + 1 + 3 + 1) + 2
+
+
+@settings(max_examples=6, deadline=None)
+@given(ctas=st.integers(1, 4), n=st.integers(0, 5))
+def test_one_per_cta_and_barrier_that_shared_accesses_follow(ctas, n):
+    r = _launch("rounds", (ctas,), (256,), (sg.zeros(1024, np.float32), np.int32(n)))
+    warps = ctas * 8
+    shared = sum(r.metrics[p] for p in PARTS)
+    assert shared == warps * (1 + 2 * n)  # conflict-free: the first store, a load and a store a round
+    # the 2n barriers of the rounds are followed by shared accesses, the n after them are not
+    assert r.metrics[TOTAL] == shared + warps + ctas * 2 * n
