@@ -237,7 +237,8 @@ class WaveContext:
             return self.kparams, off
         raise KernelRuntimeError(f"unknown state space {space} ({self.where()})")
 
-    def _account(self, space: str, op: str, ws, m: np.ndarray, addr: np.ndarray, nbytes: int) -> None:
+    def _account(self, space: str, op: str, ws, m: np.ndarray, addr: np.ndarray, nbytes: int,
+                 min_wavefronts: np.ndarray | None = None) -> None:
         ms = self.memsys
         if ms is None or not m.any():
             return
@@ -247,7 +248,8 @@ class WaveContext:
             walk_op = self.lk.l1_policy.get(self.pc, op) if op == "ld" else op  # ld_bypass / ld_last_use
             ms.global_access(walk_op, self.pc, sms[rows], addr[rows], m[rows], nbytes, self.warp_uid[ws][rows])
         elif space == "shared":
-            ms.shared_access(op, self.pc, addr[rows], m[rows], nbytes)
+            ms.shared_access(op, self.pc, addr[rows], m[rows], nbytes,
+                             None if min_wavefronts is None else min_wavefronts[rows])
         elif space == "local":
             if self.local_in_registers:
                 return
@@ -294,17 +296,18 @@ class WaveContext:
                 self._account(sp, "ld", ws, mm, group[0], group[1])
 
     def account_write(self, space: str, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int,
-                      op: str = "st", parts: list | None = None) -> None:
+                      op: str = "st", parts: list | None = None, min_wavefronts: np.ndarray | None = None) -> None:
         """Count a store to global or shared memory (the fast engine moves the data itself); a member
         of an STS.64/128 group counts only once, at its leader, as one wide access. op "ldgsts": the
         shared write of a cp.async, whose instruction its global read counted. parts: the access
-        split by space (_spaces), if the caller has it already."""
+        split by space (_spaces), if the caller has it already; min_wavefronts: per warp row, the
+        least wavefronts (a cp.async's source lines, memory/system.shared_access)."""
         group = self._vector_group(space, m, addr) if op == "st" else None
         if op == "st" and (group is None or group[2]):
             self._count(m)
         for sp, mm, a in parts if parts is not None else self._spaces(space, m, addr):
             if group is None:
-                self._account(sp, op, ws, mm, a, size * count)
+                self._account(sp, op, ws, mm, a, size * count, min_wavefronts)
             elif group[2]:
                 self._account(sp, op, ws, mm, group[0], group[1])
 
@@ -333,12 +336,12 @@ class WaveContext:
         return out
 
     def mem_write(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int,
-                  values: list[np.ndarray], op: str = "st") -> None:
+                  values: list[np.ndarray], op: str = "st", min_wavefronts: np.ndarray | None = None) -> None:
         parts = self._spaces(space, m, addr)
         for sp, mm, _ in parts:
             if sp == "const":
                 raise KernelRuntimeError(f"store to read-only {sp} space ({self.where(ws, mm)})")
-        self.account_write(space, ws, m, addr, size, len(values), op, parts)
+        self.account_write(space, ws, m, addr, size, len(values), op, parts, min_wavefronts)
         for sp, mm, a in parts:
             for e, v in enumerate(values):
                 ae = a + np.uint64(e * size)

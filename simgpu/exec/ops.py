@@ -1015,7 +1015,9 @@ def _build_cp_async(ins, link, o: Operands):
         da = np.broadcast_to(np.asarray(dst_addr(ctx, ws), np.uint64), m.shape)
         valid_bytes = np.broadcast_to(np.asarray(src_size(ctx, ws)).astype(np.int64), m.shape)
         vals = ctx.mem_read("global", ins, ws, m, sa, chunk, n, valid_bytes=valid_bytes)
-        ctx.mem_write("shared", ins, ws, m, da, chunk, vals, op="ldgsts")
+        # the copy reaches shared memory a source line at a time (memory/system.shared_access)
+        lines = np.array([len(np.unique(sa[r][m[r]] >> np.uint64(7))) for r in range(m.shape[0])], np.int64)
+        ctx.mem_write("shared", ins, ws, m, da, chunk, vals, op="ldgsts", min_wavefronts=lines)
     return f
 
 

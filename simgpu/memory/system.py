@@ -317,9 +317,13 @@ class MemorySystem:
             "dram_bytes_write": int(ctr[C_DRAM_WRITE_SECTORS]) * self.cfg.dram_atom_bytes,
         }, space=space, op=op)
 
-    def shared_access(self, op: str, pc: int, addr, mask, size: int) -> None:
+    def shared_access(self, op: str, pc: int, addr, mask, size: int, min_wavefronts=None) -> None:
         """op ld, st, atom, or ldgsts (a cp.async's shared write: in the shared wavefront total, not
-        in op_st: the H200 counted none there for gemm_cp_async in validation/typical)."""
+        in op_st: the H200 counted none there for gemm_cp_async in validation/typical).
+        min_wavefronts (per warp row, optional): the least wavefronts each access takes whatever its
+        banks; for a cp.async, the global lines its lanes copy from: its data reaches shared memory a
+        line at a time (benchmarks/microbench/data_pipe: 4-byte copies from two lines take two
+        wavefronts, one of them a bank conflict, where the banks alone need one)."""
         if op not in ("ld", "st", "atom", "ldgsts"):
             raise ValueError(f"shared op must be ld, st, atom or ldgsts, got {op!r}")
         addr = np.asarray(addr)
@@ -333,6 +337,8 @@ class MemorySystem:
         ideal = np.zeros(k, np.int64)
         _banks.shared_wavefronts_nb(np.ascontiguousarray(addr, dtype=np.int64), np.ascontiguousarray(mask),
                                     size, False, wf, ideal)  # atomics count like loads (banks.py)
+        if min_wavefronts is not None:
+            wf = np.maximum(wf, np.asarray(min_wavefronts, np.int64).reshape(k))
         inst = int(mask.any(axis=1).sum())
         wavefronts = int(wf.sum())
         conflicts = int((wf - ideal).sum())

@@ -11,10 +11,13 @@ and the calibration suite, exact for the 51 without shared memory):
 * one per warp for each component of ``%tid`` the kernel reads and for ``%laneid`` (ptxas reads each
   once with ``S2R``; ``%ctaid`` comes through ``S2UR`` and costs nothing: 1-, 2- and 3-D blocks give
   1, 2 and 3 a warp, a kernel that reads only %laneid 1, one that reads neither 0);
-* three per warp instruction of ``cp.async`` (LDGSTS) in ``_op_misc``, whatever its width: 3.22-3.24
-  a copy for 4-, 8- and 16-byte copies, barriers included. Its shared write counts in the total as
-  well, as many wavefronts as the bank model gives it (the memory system counts those): 1 / 2 a copy
-  for 4 / 8 bytes (under ``_op_ldgsts``), 4 for 16 (``.cg``: ncu files them under ``_op_ld``);
+* one per warp instruction of ``cp.async``, ``cp.async.commit_group`` and ``cp.async.wait_group``
+  (LDGSTS, LDGDEPBAR, DEPBAR) in ``_op_misc``: pipe.cu's kernels, one of each a round, show
+  3.22-3.24 a round for 4-, 8- and 16-byte copies, barriers included; typical's gemm_cp_async (two
+  copies a commit) fits one each within 2.4 %, three per copy 8.5 % over. The copy's shared write
+  counts in the total as well, as many wavefronts as the memory system gives it (the banks, at
+  least one per source line): 1 / 2 a copy for 4 / 8 bytes from one line (under an LDGSTS
+  category), 2 for 4 bytes from two lines, 4 for 16 bytes (``.cg``: ncu files those under ``_op_ld``);
 * one per CTA and barrier after which the CTA's warps access shared memory before the next
   barrier (pipe.cu smem_rounds: 0.96-0.98 per CTA and such barrier; transpose_padded, one barrier
   in 1,024 CTAs: 65,536 + 16,384 + 1,024 = 82,944, ncu 82,936; gemm_tiled, 32 of them: ~0.96).
@@ -33,7 +36,6 @@ from simgpu.frontend.ptx.ast import Special
 
 # special registers read with S2R (one wavefront per warp each); %ctaid & co. are S2UR
 _S2R = ("%tid.x", "%tid.y", "%tid.z", "%laneid")
-LDGSTS_WAVEFRONTS = 3
 
 
 def _shared_access_follows(instructions, mem_class, target) -> set[int]:
@@ -69,7 +71,7 @@ def _shared_access_follows(instructions, mem_class, target) -> set[int]:
 
 def shared_pipe_extra_wavefronts(instructions, per_pc_warps, mem_class, target, warps_per_cta: int) -> int:
     """Wavefronts of the shared data pipe that are not shared loads, stores or atomics (module
-    docstring): shuffles, S2R reads, cp.async copies and one per CTA and barrier that is followed by
+    docstring): shuffles, S2R reads, cp.async instructions and one per CTA and barrier that is followed by
     shared accesses. instructions: the kernel's PTX instructions by pc; per_pc_warps: the warps that
     executed each; mem_class: each pc's instruction class ("ldgsts" for cp.async); target: each
     branch's target pc; warps_per_cta: the warps of one CTA."""
@@ -77,14 +79,14 @@ def shared_pipe_extra_wavefronts(instructions, per_pc_warps, mem_class, target, 
     for b in _shared_access_follows(instructions, mem_class, target):
         total += int(per_pc_warps[b]) // max(1, warps_per_cta)
     s2r_warps = dict.fromkeys(_S2R, 0)  # per register, the most warps that read it at one pc
-    for pc, (ins, warps) in enumerate(zip(instructions, per_pc_warps)):
+    for ins, warps in zip(instructions, per_pc_warps):
         warps = int(warps)
         if not warps:
             continue
         if ins.opcode == "shfl":
             total += warps
-        elif mem_class[pc] == "ldgsts":
-            total += LDGSTS_WAVEFRONTS * warps
+        elif ins.opcode == "cp" and "async" in ins.mods:  # LDGSTS, LDGDEPBAR, DEPBAR
+            total += warps
         for op in ins.operands:
             if isinstance(op, Special) and op.name in s2r_warps and warps > s2r_warps[op.name]:
                 s2r_warps[op.name] = warps

@@ -74,6 +74,18 @@ extern "C" __global__ void rounds(float* b, int n)
     b[blockIdx.x * 256 + t] = 1.f;
 }
 
+extern "C" __global__ void copy_rows(const float* a, float* b)
+{
+    __shared__ float s[16][16];
+    int tx = threadIdx.x, ty = threadIdx.y;
+    unsigned d = (unsigned)__cvta_generic_to_shared(&s[ty][tx]);
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(d), "l"(a + (blockIdx.x * 16 + ty) * 256 + tx));
+    asm volatile("cp.async.commit_group;\n" ::);
+    asm volatile("cp.async.wait_group 0;\n" ::);
+    __syncthreads();
+    b[(blockIdx.x * 16 + ty) * 16 + tx] = s[ty][tx];
+}
+
 extern "C" __global__ void via_shared(const float* a, float* b)
 {
     __shared__ float s[256];
@@ -136,12 +148,22 @@ def test_laneid_is_read_once_per_warp_too():
     assert r.metrics[TOTAL] == 5
 
 
-def test_a_cp_async_costs_three_besides_its_shared_write():
+def test_a_cp_async_its_commit_and_its_wait_cost_one_each_besides_its_shared_write():
     r = _launch("copy_async", (2,), (256,), (sg.zeros(512, np.float32), sg.zeros(512, np.float32)))
     warps = 2 * 8
     assert r.metrics["smsp__sass_inst_executed_op_ldgsts.sum"] == warps
-    # shared load 1 + the copy's shared write 1 + LDGSTS 3 + %tid 1 a warp, and one per CTA
+    # shared load 1 + the copy's shared write 1 + copy, commit, wait 3 + %tid 1 a warp; the barrier
+    # before the shared load one per CTA
     assert r.metrics[TOTAL] == warps * (1 + 1 + 3 + 1) + 2
+
+
+def test_a_copy_from_two_lines_reaches_shared_memory_in_two_wavefronts():
+    # 16 x 16 threads: a warp copies two rows of 16 floats 1 KB apart into 32 consecutive words
+    r = _launch("copy_rows", (2,), (16, 16), (sg.zeros(8192, np.float32), sg.zeros(512, np.float32)))
+    warps = 2 * 8
+    assert r.metrics["l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum"] == warps  # one a copy
+    # load 1 + write 2 + copy, commit, wait 3 + %tid.x, .y 2 a warp; one barrier per CTA
+    assert r.metrics[TOTAL] == warps * (1 + 2 + 3 + 2) + 2
 
 
 @settings(max_examples=6, deadline=None)
