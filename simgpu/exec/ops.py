@@ -994,6 +994,16 @@ def _build_isspacep(ins, link, o: Operands):
     return f
 
 
+def _lines_per_warp(addr: np.ndarray, m: np.ndarray) -> np.ndarray:
+    """Per warp row, the distinct 128-byte lines its active lanes address."""
+    addr, m = np.atleast_2d(addr), np.atleast_2d(m)
+    lines = np.sort(np.where(m, addr >> np.uint64(7), np.uint64(2**64 - 1)), axis=1)  # inactive lanes last
+    first = np.ones(lines.shape, bool)
+    first[:, 1:] = lines[:, 1:] != lines[:, :-1]
+    active = np.arange(lines.shape[1]) < m.sum(axis=1)[:, None]
+    return (first & active).sum(axis=1).astype(np.int64)
+
+
 def _build_cp_async(ins, link, o: Operands):
     """cp.async.{ca,cg}.shared.global [dst], [src], cp-size{, src-size}: copied at once here."""
     dst_addr, _ = o.address(ins.operands[0])
@@ -1016,8 +1026,7 @@ def _build_cp_async(ins, link, o: Operands):
         valid_bytes = np.broadcast_to(np.asarray(src_size(ctx, ws)).astype(np.int64), m.shape)
         vals = ctx.mem_read("global", ins, ws, m, sa, chunk, n, valid_bytes=valid_bytes)
         # the copy reaches shared memory a source line at a time (memory/system.shared_access)
-        lines = np.array([len(np.unique(sa[r][m[r]] >> np.uint64(7))) for r in range(m.shape[0])], np.int64)
-        ctx.mem_write("shared", ins, ws, m, da, chunk, vals, op="ldgsts", min_wavefronts=lines)
+        ctx.mem_write("shared", ins, ws, m, da, chunk, vals, op="ldgsts", min_wavefronts=_lines_per_warp(sa, m))
     return f
 
 
