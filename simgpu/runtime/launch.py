@@ -324,10 +324,10 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
     metrics: dict[str, float] = {}
     if memsys is not None:
         metrics.update(memsys.metrics())
-    metrics.update(_instruction_metrics(stats))
-    if memsys is not None:  # shuffles, %tid reads, ... ride the shared data pipe too (stats/data_pipe.py)
+        # shuffles, %tid reads, ... ride the shared data pipe too (stats/data_pipe.py)
         metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"] += float(shared_pipe_extra_wavefronts(
             lk.instructions, stats.per_pc_warps, lk.mem_class, lk.target, -(-threads // 32)))
+    metrics.update(_instruction_metrics(stats))
     if timing_result is not None:
         metrics.update(timing_result.metrics)
     metrics.update({

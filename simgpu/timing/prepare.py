@@ -731,17 +731,19 @@ def _unit_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarra
     """The (warp, line) requests of global atomics and partial stores to the L2's line units
     (MemoryEvent.unit_*, memory/line_units.py) as (row, line, passes), sorted by row (stable), those
     of entries without a row left out."""
-    groups = _warp_line_groups(glob, pos_row, lambda ev: (ev.unit_warp, ev.unit_line, ev.unit_passes),
-                               (np.int64, np.int64), "a line-unit request")
-    order = np.argsort(groups[0], kind="stable")
-    return tuple(a[order] for a in groups)
+    return _sorted_by_row(_warp_line_groups(glob, pos_row, lambda ev: (ev.unit_warp, ev.unit_line, ev.unit_passes),
+                                            (np.int64, np.int64), "a line-unit request"))
 
 
 def _store_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Every (warp, line) of the global stores (MemoryEvent.st_*) as (row, line, info), sorted by
     row (stable), those of entries without a row left out."""
-    groups = _warp_line_groups(glob, pos_row, lambda ev: (ev.st_warp, ev.st_line, ev.st_info),
-                               (np.int64, np.uint16), "a store's line")
+    return _sorted_by_row(_warp_line_groups(glob, pos_row, lambda ev: (ev.st_warp, ev.st_line, ev.st_info),
+                                            (np.int64, np.uint16), "a store's line"))
+
+
+def _sorted_by_row(groups: tuple) -> tuple:
+    """(row, ...) arrays reordered by row, stable (the replay walks each row's slice)."""
     order = np.argsort(groups[0], kind="stable")
     return tuple(a[order] for a in groups)
 

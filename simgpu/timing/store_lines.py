@@ -34,6 +34,8 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from simgpu.memory.l2 import popcount4
+
 RING = 16  # recent single-line stores kept per CTA slot
 
 
@@ -58,11 +60,6 @@ def store_rings(n_slots: int, on: bool) -> tuple:
             np.zeros(n, np.int64))
 
 
-@njit(cache=True, inline="always")
-def _popc4(m):
-    return (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
-
-
 @njit(cache=True)
 def store_arrives(st_off, st_line, st_info, row, g, t1, ring, pc, f_hit, t_hit, merged):
     """Store `row` (its (line, info) records st_line / st_info[st_off[row]:st_off[row + 1]], info as
@@ -76,7 +73,7 @@ def store_arrives(st_off, st_line, st_info, row, g, t1, ring, pc, f_hit, t_hit, 
     for j in range(a, b):
         info = np.int64(st_info[j])
         if (info >> 5) & 1:
-            f += _popc4(info & 15)
+            f += popcount4(info & 15)
     f_hit[pc] += f
     if b - a == 1:
         best = -1
@@ -85,8 +82,8 @@ def store_arrives(st_off, st_line, st_info, row, g, t1, ring, pc, f_hit, t_hit, 
                 best = r
         if best >= 0:
             m = np.int64(st_info[a]) & 15
-            t_hit[pc] += _popc4(m)
-            merged[pc] += _popc4(m & r_mask[g, best])
+            t_hit[pc] += popcount4(m)
+            merged[pc] += popcount4(m & r_mask[g, best])
             r_mask[g, best] |= m
             return True
     t_hit[pc] += f

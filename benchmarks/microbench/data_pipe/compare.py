@@ -6,12 +6,12 @@ wavefronts (l1tex__data_pipe_lsu_wavefronts_mem_shared.sum) and its bank conflic
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
 import numpy as np
 
 import simgpu as sg
+from simgpu.crosscheck.ncu import parse_ncu_csv
 
 HERE = Path(__file__).parent
 CTAS = 264
@@ -36,11 +36,8 @@ def launches():
 
 
 def measured() -> list[dict[str, float]]:
-    lines = (HERE / "results" / "ncu.csv").read_text().splitlines()
-    start = next(i for i, line in enumerate(lines) if line.startswith('"ID"'))
-    table = list(csv.reader(lines[start:]))
-    head = table[0]
-    return [{m: float(r[head.index(m)].replace(",", "")) for m in (TOTAL, CONFLICTS)} for r in table[2:]]
+    return [{m: float(launch[m]) for m in (TOTAL, CONFLICTS)}
+            for launch in parse_ncu_csv((HERE / "results" / "ncu.csv").read_text())]
 
 
 def main() -> None:
