@@ -20,13 +20,16 @@ Sources referred to below:
   [L2MERGE]   benchmarks/microbench/l2_merge (ncu on the H200, 2026-11-29): see topology.py.
   [L1HITS]    benchmarks/microbench/l1_hits (ncu on the H200, 2026-11-30): global-store L1 hits
               (l1.py) and the DRAM reads of a launch beyond its data (code_fetch.cu).
+  [L2PART]    benchmarks/microbench/l2_partition (H200, 2026-11-30): each SM's side, a line's home.
+  [L2HIT]     benchmarks/microbench/l2_hit_rate (ncu on the H200, 2026-12-01): the L2 sectors by
+              source unit (tex, ltcfabric, gcc), operation and lookup result.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from simgpu.memory.topology import H200_MERGE_DOMAINS, H200_MERGE_MAX_SMS
+from simgpu.memory.topology import H200_L2_SIDE, H200_MERGE_DOMAINS, H200_MERGE_MAX_SMS
 
 KB = 1024
 MB = 1024 * KB
@@ -78,7 +81,14 @@ class MemoryConfig:
     # ([A100-WP]), which lowers the effective capacity. We model one cache of the full size with a
     # simple XOR-folded set hash (no pathological power-of-two strides); see l2.py.
     l2_ways: int = 16
-    l2_partitions: int = 2  # [HOPPER-WP] documented only; not used by the model
+    l2_partitions: int = 2  # [HOPPER-WP]
+    # The partition each SM sits beside ([L2PART]: benchmarks/microbench/l2_partition; the line's home
+    # partition is memory/l2.home_partition). A read from the other side is looked up in the near
+    # partition's copies first, then over the L2 fabric at home; writes and atomics from there are
+    # forwarded home ([L2HIT]: benchmarks/microbench/l2_hit_rate). ncu counts those fabric lookups
+    # in lts__t_sectors and the L2 hit rates. None (or a tuple not of num_sms entries): one
+    # partition, no fabric lookups.
+    l2_sm_sides: tuple[int, ...] | None = H200_L2_SIDE
     # Write-back, write-allocate: a store marks its sectors valid+dirty without reading DRAM
     # (byte-masked sectors); dirty sectors go to DRAM only when evicted.
     # ncu counts L2 write lookups as hits on a cold L2 ([CALIB] strided_copy_s1: 131,072 read misses
@@ -164,5 +174,6 @@ def memory_config_for(gpu) -> MemoryConfig:
             l1_shared_unified_bytes=192 * KB,  # [A100-WP]
             shared_carveouts_kb=(0, 8, 16, 32, 64, 100, 132, 164),  # [CUDA-PG, cc 8.0]
             l2_merge_domains=None,  # not measured on an A100
+            l2_sm_sides=None,  # not measured on an A100
         )
     return base

@@ -58,7 +58,9 @@ from simgpu.memory.l2 import (
     L2_READ,
     L2_RED,
     L2_WRITE,
+    home_partition,
     l2_access,
+    line_in_allocation,
     popcount4,
 )
 
@@ -143,7 +145,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                     l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_nsets, l1_stamp,
                     l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
                     ctr, w_l1_hit, w_l2_hit,
-                    merge_dom, merge_cap, mt_keys, mt_cnt, mt_hit, g_info):
+                    merge_dom, merge_cap, mt_keys, mt_cnt, mt_hit, g_info, sm_side, heap_lines):
     """Walk the first n (warp, line, sector-mask) groups, in order, through L1, L2 and DRAM.
 
     warp_sm / warp_uid: SM and launch-wide id of each warp. Each warp's groups (consecutive, one per
@@ -156,6 +158,9 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
     mt_cnt int64[H, 4], mt_hit uint8[H]: this batch's table of (line, domain, asked and missed
     sectors) -> SMs that missed on each sector so far and the sectors its L2 requests hit (H a
     power of two > number of groups).
+    sm_side: int8[num_sms] the L2 partition each SM sits beside (topology.H200_L2_SIDE), or an empty
+    array (one partition: no fabric lookups, l2.py); heap_lines: the sorted first lines of the global
+    allocations (and of the local window), for the home partition of a line's offset in its allocation.
     g_info: uint16[>= n] out, per group of a load: its L1-miss sectors | the ones it sent to L2 << 4
     | the ones served by an L2 hit (its own or the joined request's) << 8 | the sectors it asked for
     << 12 (a merge needs the same ask and the same misses); per group of a global store: its sectors
@@ -164,9 +169,11 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
     path (simgpu.timing.store_lines) in time from these.
     """
     merging = merge_dom.shape[0] > 0
+    sides = sm_side.shape[0] > 0
     for i in range(n):
         sm = warp_sm[g_warp[i]]
         line = g_line[i]
+        far = sides and sm_side[sm] != home_partition(line_in_allocation(line, heap_lines))
         m = np.int64(g_mask[i])
         cnt = popcount4(m)
         l1h = np.int64(0)
@@ -187,7 +194,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             ctr[C_L1_MISS] += cnt
             kind = L2_ATOM if op == OP_ATOM else L2_RED
             l2h = l2_access(kind, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
-                      l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
+                      l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, far)
         elif op == OP_ST or op == OP_LOCAL_ST:
             if l1_nsets > 0:
                 s = line % l1_nsets
@@ -213,7 +220,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             ctr[C_L1_HIT] += h
             ctr[C_L1_MISS] += cnt - h
             l2h = l2_access(L2_WRITE, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
-                            l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
+                            l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, far)
         else:  # loads (global and local)
             miss = m
             if l1_nsets > 0 and op == OP_LD_LAST_USE:
@@ -251,13 +258,13 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                 ctr[C_L2_READ_MERGED] += popcount4(merged)
                 if send:
                     l2h = l2_access(L2_READ, line, send, l2_tags, l2_valid, l2_dirty, l2_lru,
-                                    l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
+                                    l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, far)
                     mt_hit[slot] = np.int64(mt_hit[slot]) | l2h
                 l2h = l2h | (merged & np.int64(mt_hit[slot]))
                 g_info[i] = miss | (send << 4) | (l2h << 8) | (m << 12)
             elif miss:
                 l2h = l2_access(L2_READ, line, miss, l2_tags, l2_valid, l2_dirty, l2_lru,
-                                l2_nsets, fetch_pair, write_hit, l2_stamp, ctr)
+                                l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, far)
                 g_info[i] = miss | (miss << 4) | (l2h << 8) | (m << 12)
         w_l1_hit[g_warp[i]] += popcount4(l1h)
         w_l2_hit[g_warp[i]] += popcount4(l2h)

@@ -1,8 +1,9 @@
-"""L2 cache: sectored, set-associative, LRU, write-back, write-allocate; one per GPU.
+"""L2 cache: sectored, set-associative, LRU, write-back, write-allocate; one per GPU, in two partitions.
 
 State is plain NumPy arrays (numba-friendly):
     tags  int64[sets, ways]   line address (addr >> 7), -1 = empty way
-    valid uint8[sets, ways]   4-bit mask of valid sectors
+    valid uint8[sets, ways]   bits 0-3: sectors valid in the line's home partition; bits 4-7: sectors
+                              of which the other partition holds a copy (see "partitions" below)
     dirty uint8[sets, ways]   4-bit mask of dirty sectors
     lru   int64[sets, ways]   last-use stamp (larger = more recent)
 Per-access logic is a small loop over the ways of one set (``l2_access``), compiled with numba.
@@ -17,12 +18,27 @@ Policies (see config.py for sources):
 * eviction (LRU way of the set, empty ways first): dirty sectors are written to DRAM (32 B each).
 * set index: XOR-fold of the line address modulo the number of sets (stands in for the real,
   undocumented slice/set hash; avoids pathological power-of-two strides).
+
+Partitions (measured, benchmarks/microbench/l2_partition and l2_hit_rate): the H200's L2 is two
+halves; a line lives in its home partition (`home_partition`), an SM talks to the partition on its
+side (memory/topology.H200_L2_SIDE). A request from the other side is looked up first in the near
+partition, which keeps copies of lines its side read: a copy hit is a tex hit; otherwise it is a tex
+miss and goes over the L2 fabric to the home partition (a `ltcfabric` lookup there, hit or miss; a
+miss reads DRAM), and the near partition keeps a copy of what came back. Writes and atomics from the
+far side are forwarded to the home partition (a fabric lookup each); a write or atomic from the home
+side drops the far side's copy of its sectors. ncu counts the fabric lookups in lts__t_sectors and
+in every L2 hit rate (l2_hit_rate README: gemm_cp_async's read hit rate 82.7 % = tex and fabric
+reads, 85.3 % tex alone). Which sectors come from DRAM does not change; the copies take no capacity
+of their own here (they live in the home line's entry), so kernels that stream more than ~30 MB
+through both sides keep copies the H200 would have evicted.
 """
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
+
+from simgpu.memory.topology import H200_L2_HOME_BITS
 
 # counter slots shared with l1.py / system.py (one int64 vector per call)
 C_L2_READ_HIT = 0
@@ -40,7 +56,13 @@ C_L2_WRITE_SECTORS = 11  # lts__t_sectors_srcunit_tex_op_write
 C_L2_ATOM_SECTORS = 12  # lts__t_sectors_srcunit_tex_op_atom
 C_L2_RED_SECTORS = 13  # lts__t_sectors_srcunit_tex_op_red
 C_L2_READ_MERGED = 14  # L1 read-miss sectors merged into another SM's L2 request (topology.py)
-N_COUNTERS = 15
+C_FAB_READ = 15  # lts__t_sectors_srcunit_ltcfabric_op_read: far reads that missed the near copy
+C_FAB_READ_HIT = 16  # ... that found the sectors in the home partition
+C_FAB_WRITE = 17  # lts__t_sectors_srcunit_ltcfabric_op_write: far writes forwarded home
+C_FAB_WRITE_HIT = 18
+C_FAB_ATOM = 19  # far atomics / reductions performed at home
+C_FAB_ATOM_HIT = 20
+N_COUNTERS = 21
 
 L2_READ = 0
 L2_WRITE = 1
@@ -54,16 +76,53 @@ def popcount4(m):
 
 
 @njit(cache=True, inline="always")
+def _parity(x):
+    x ^= x >> 32
+    x ^= x >> 16
+    x ^= x >> 8
+    x ^= x >> 4
+    x ^= x >> 2
+    x ^= x >> 1
+    return x & 1
+
+
+# the H200's home bits (topology.H200_L2_HOME_BITS) as bits of the line number (byte address >> 7)
+_HOME_MASK = sum(1 << (b - 7) for b in H200_L2_HOME_BITS)
+_PAGE_SHIFT = 21 - 7  # 2 MB pages, in lines
+
+
+@njit(cache=True)
+def home_partition(line):
+    """The L2 partition (0/1) that holds a 128-byte line: the parity of byte-address bits 12, 13, 15,
+    17 and 19, XOR a constant per 2 MB page (measured, topology.py). The page constant depends on
+    physical address bits simgpu does not know; it is taken as the parity of the page number, as if
+    every allocation began a 2 MB page."""
+    return _parity(line & _HOME_MASK) ^ _parity(line >> _PAGE_SHIFT)
+
+
+@njit(cache=True, inline="always")
+def line_in_allocation(line, heap_lines):
+    """A line as its offset in the allocation that holds it (heap_lines: the sorted first lines of the
+    allocations; empty: the line itself), so that a line's home partition does not depend on where
+    earlier allocations put its array (the same rule as timing/model._in_allocation)."""
+    if heap_lines.shape[0] == 0:
+        return line
+    i = np.searchsorted(heap_lines, line, side="right") - 1
+    return line - heap_lines[i] if i >= 0 else line
+
+
+@njit(cache=True, inline="always")
 def l2_set_of(line, nsets):
     h = line ^ (line >> 11) ^ (line >> 22) ^ (line >> 33)
     return h % nsets
 
 
 @njit(cache=True)
-def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr):
-    """One L2 lookup of the sectors ``m`` (4-bit mask) of ``line``; updates state and counters.
+def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr, far=False):
+    """One L2 lookup of the sectors ``m`` (4-bit mask) of ``line`` by an SM on the side away from the
+    line's home partition (``far``) or on its side; updates state and counters (module docstring).
 
-    Returns the mask of sectors counted as hits.
+    Returns the mask of sectors served without DRAM (a read's, an atomic's) or counted as write hits.
     """
     line = np.int64(line)
     m = np.int64(m)
@@ -93,7 +152,9 @@ def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_h
         dirty[s, way] = 0
     stamp[0] += 1
     lru[s, way] = stamp[0]
-    v = np.int64(valid[s, way])
+    vv = np.int64(valid[s, way])
+    v = vv & 15  # valid at home
+    cp = (vv >> 4) & 15  # copied to the far side
     n = popcount4(m)
     if kind == L2_WRITE:
         ctr[C_L2_WRITE_SECTORS] += n
@@ -101,7 +162,13 @@ def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_h
         h = popcount4(hm)
         ctr[C_L2_WRITE_HIT] += h
         ctr[C_L2_WRITE_MISS] += n - h
-        valid[s, way] = v | m
+        if far:  # forwarded to the home partition; the near copy holds what was written
+            ctr[C_FAB_WRITE] += n
+            ctr[C_FAB_WRITE_HIT] += h
+            cp |= m
+        else:
+            cp &= ~m
+        valid[s, way] = (v | m) | (cp << 4)
         dirty[s, way] = dirty[s, way] | m
         return hm
     hit = v & m
@@ -109,8 +176,16 @@ def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_h
     h = popcount4(hit)
     if kind == L2_READ:
         ctr[C_L2_READ_SECTORS] += n
-        ctr[C_L2_READ_HIT] += h
-        ctr[C_L2_READ_MISS] += n - h
+        if far:  # the near copy answers what it holds, the home partition the rest
+            fab = m & ~cp
+            tex_hit = popcount4(m & cp)
+            ctr[C_FAB_READ] += popcount4(fab)
+            ctr[C_FAB_READ_HIT] += popcount4(fab & v)
+            cp |= m
+        else:
+            tex_hit = h
+        ctr[C_L2_READ_HIT] += tex_hit
+        ctr[C_L2_READ_MISS] += n - tex_hit
     else:
         if kind == L2_ATOM:
             ctr[C_L2_ATOM_SECTORS] += n
@@ -118,6 +193,10 @@ def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_h
             ctr[C_L2_RED_SECTORS] += n
         ctr[C_L2_ATOM_HIT] += h
         ctr[C_L2_ATOM_MISS] += n - h
+        if far:
+            ctr[C_FAB_ATOM] += n
+            ctr[C_FAB_ATOM_HIT] += h
+        cp &= ~m  # performed at home: no copy of the old value stays valid
     if miss:
         fetch = miss
         if fetch_pair:
@@ -128,7 +207,7 @@ def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_h
         fetch &= ~v & 15
         ctr[C_DRAM_READ_SECTORS] += popcount4(fetch)
         v |= fetch
-        valid[s, way] = v
+    valid[s, way] = v | (cp << 4)
     if kind != L2_READ:
         dirty[s, way] = dirty[s, way] | m
     return hit
@@ -158,10 +237,10 @@ class L2Cache:
         self.lru.fill(0)
         self.stamp[0] = 0
 
-    def access(self, kind: int, line: int, mask: int, ctr: np.ndarray) -> int:
-        """One lookup from Python (tests, step-through)."""
+    def access(self, kind: int, line: int, mask: int, ctr: np.ndarray, far: bool = False) -> int:
+        """One lookup from Python (tests, step-through); far: from the side away from the line's home."""
         return l2_access(kind, np.int64(line), np.uint8(mask), self.tags, self.valid, self.dirty, self.lru,
-                  self.nsets, self.fetch_pair, self.write_hit, self.stamp, ctr)
+                         self.nsets, self.fetch_pair, self.write_hit, self.stamp, ctr, bool(far))
 
     def dirty_sectors(self) -> int:
         d = self.dirty

@@ -42,6 +42,12 @@ from simgpu.memory.l1 import (
 from simgpu.memory.l2 import (
     C_DRAM_READ_SECTORS,
     C_DRAM_WRITE_SECTORS,
+    C_FAB_ATOM,
+    C_FAB_ATOM_HIT,
+    C_FAB_READ,
+    C_FAB_READ_HIT,
+    C_FAB_WRITE,
+    C_FAB_WRITE_HIT,
     C_L1_HIT,
     C_L1_MISS,
     C_L2_ATOM_HIT,
@@ -122,6 +128,11 @@ class MemorySystem:
         dom = domain_of_sm(c.l2_merge_domains, self.num_sms)
         self.merge_dom = dom if dom is not None else np.zeros(0, np.int64)
         self.merge_cap = int(c.l2_merge_max_sms)
+        # the L2 partition beside each SM (l2.py); empty = one partition
+        sides = c.l2_sm_sides
+        self.sm_side = (np.asarray(sides, np.int8) if sides is not None and len(sides) == self.num_sms
+                        else np.zeros(0, np.int8))
+        self.heap_lines = np.zeros(0, np.int64)  # begin_kernel: where the allocations start (l2.py)
         self.carveout_bytes = 0
         self.local_bytes_per_thread = c.local_bytes_per_thread
         self.last: dict | None = None
@@ -131,12 +142,15 @@ class MemorySystem:
     # ------------------------------------------------------------------ launch boundaries
     def begin_kernel(self, shared_bytes_per_cta: int, ctas_per_sm: int, warm: bool = False, *,
                      carveout_bytes: int | None = None, local_bytes_per_thread: int | None = None,
-                     code_bytes: int = 0, code_key: object = None) -> None:
+                     code_bytes: int = 0, code_key: object = None, heap_bases=None) -> None:
         """Configure L1 for the launch's shared-memory carveout, flush the caches unless warm, and count
         the DRAM reads of its machine code (code_bytes) and launch constants: on
         every cold launch, on a warm one only the first time code_key (the kernel) runs since the
-        caches were last flushed."""
+        caches were last flushed. heap_bases: the first byte of each global allocation, so that a
+        line's L2 home partition is taken from its offset in its allocation (l2.line_in_allocation)."""
         c = self.cfg
+        starts = [] if heap_bases is None else list(np.asarray(heap_bases, np.int64) >> 7)
+        self.heap_lines = np.unique(np.asarray(starts + [c.local_base >> 7], np.int64))
         if carveout_bytes is None:
             need = ctas_per_sm * (shared_bytes_per_cta + c.shared_reserved_per_cta)
             carveout_bytes = c.shared_carveout(need)
@@ -267,7 +281,8 @@ class MemorySystem:
                             l2.tags, l2.valid, l2.dirty, l2.lru, l2.nsets, l2.fetch_pair, l2.write_hit,
                             l2.stamp,
                             ctr, w_l1, w_l2,
-                            merge_dom, self.merge_cap, mt_keys, mt_cnt, mt_hit, g_info)
+                            merge_dom, self.merge_cap, mt_keys, mt_cnt, mt_hit, g_info, self.sm_side,
+                            self.heap_lines)
         self.add_counts(space, op, pc, requests, int(sectors.sum()), int(lines.sum()), ctr)
         if k != warps:  # atomics in passes: per warp again, with its distinct sectors for the timing model
             w_l1_warp, w_l2_warp = np.zeros(warps, np.int64), np.zeros(warps, np.int64)
@@ -361,10 +376,12 @@ class MemorySystem:
 
     def apply_timed_merging(self, delta_by_pc: np.ndarray, pending_by_pc: np.ndarray | None = None) -> None:
         """Replace the functional walk's L1 -> L2 read merging by the one the timing model decided on
-        the issue cycles (timing/l2_merge.py): delta_by_pc[pc] read lookups, all of them hits, are
-        added to the global-load counters of pc (negative: more misses merged in time). DRAM
-        traffic does not change. pending_by_pc[pc] (optional): read lookups of pc that reached the L2
-        before their sector's DRAM fetch did, moved from hits to misses (ncu counts them as misses)."""
+        the issue cycles (timing/l2_merge.py): delta_by_pc[pc] read lookups are added to the
+        global-load counters of pc, as hits (another SM of the domain asked for the sector just
+        before); negative: more misses merged in time, taken from pc's hits first, then from its misses
+        (a far side's lookups can be misses of the near copy, l2.py). DRAM traffic does not change.
+        pending_by_pc[pc] (optional): read lookups of pc that reached the L2 before their sector's
+        DRAM fetch did, moved from hits to misses (ncu counts them as misses), as far as pc has hits."""
         delta = np.asarray(delta_by_pc, np.int64)
         pending = np.zeros_like(delta) if pending_by_pc is None else np.asarray(pending_by_pc, np.int64)
         c = self._ctr["global"]
@@ -373,14 +390,17 @@ class MemorySystem:
             row = self._pc.get(int(pc))
             if row is None or self._pc_kind[int(pc)] != ("global", "ld"):
                 raise ValueError(f"timed L2 merging names pc {pc}, which made no global load")
-            row["l2_hits"] = row.get("l2_hits", 0) + d - p
-            row["l2_misses"] = row.get("l2_misses", 0) + p
+            hits = int(row.get("l2_hits", 0))
+            d_hit = d if d >= 0 else -min(-d, hits)
+            moved = min(p, hits + d_hit)
+            row["l2_hits"] = hits + d_hit - moved
+            row["l2_misses"] = row.get("l2_misses", 0) + (d - d_hit) + moved
             c[C_L2_READ_SECTORS] += d
-            c[C_L2_READ_HIT] += d - p
-            c[C_L2_READ_MISS] += p
+            c[C_L2_READ_HIT] += d_hit - moved
+            c[C_L2_READ_MISS] += (d - d_hit) + moved
             c[C_L2_READ_MERGED] -= d
-        if min(c[C_L2_READ_HIT], c[C_L2_READ_MERGED]) < 0:
-            raise ValueError("timed L2 merging left a negative read-hit or merged count")
+        if min(c[C_L2_READ_HIT], c[C_L2_READ_MISS], c[C_L2_READ_MERGED]) < 0:
+            raise ValueError("timed L2 merging left a negative read-hit, read-miss or merged count")
         self.merging_in_time = True
 
     def apply_timed_stores(self, hit_delta_by_pc: np.ndarray, merged_by_pc: np.ndarray) -> None:
@@ -479,20 +499,35 @@ class MemorySystem:
         m["lts__t_sectors_srcunit_tex_op_atom.sum"] = float(at)
         m["lts__t_sectors_srcunit_tex_op_red.sum"] = float(rdc)
         m["lts__t_sectors_srcunit_tex.sum"] = float(rd + wr + at + rdc)
-        l2_hit = int(c[C_L2_READ_HIT] + c[C_L2_WRITE_HIT] + c[C_L2_ATOM_HIT])
-        l2_miss = int(c[C_L2_READ_MISS] + c[C_L2_WRITE_MISS] + c[C_L2_ATOM_MISS])
-        for prefix in ("lts__t_sectors", "lts__t_sectors_srcunit_tex"):
-            m[f"{prefix}_lookup_hit.sum"] = float(l2_hit)
-            m[f"{prefix}_lookup_miss.sum"] = float(l2_miss)
-        m["lts__t_sectors_op_read_lookup_hit.sum"] = float(c[C_L2_READ_HIT])
-        m["lts__t_sectors_op_read_lookup_miss.sum"] = float(c[C_L2_READ_MISS])
-        m["lts__t_sectors_op_write_lookup_hit.sum"] = float(c[C_L2_WRITE_HIT])
-        m["lts__t_sectors_op_write_lookup_miss.sum"] = float(c[C_L2_WRITE_MISS])
-        m["lts__t_sector_hit_rate.pct"] = _pct(l2_hit, l2_hit + l2_miss)
-        m["lts__t_sector_op_read_hit_rate.pct"] = _pct(int(c[C_L2_READ_HIT]),
-                                                       int(c[C_L2_READ_HIT] + c[C_L2_READ_MISS]))
-        m["lts__t_sector_op_write_hit_rate.pct"] = _pct(int(c[C_L2_WRITE_HIT]),
-                                                        int(c[C_L2_WRITE_HIT] + c[C_L2_WRITE_MISS]))
+        tex_hit = int(c[C_L2_READ_HIT] + c[C_L2_WRITE_HIT] + c[C_L2_ATOM_HIT])
+        tex_miss = int(c[C_L2_READ_MISS] + c[C_L2_WRITE_MISS] + c[C_L2_ATOM_MISS])
+        m["lts__t_sectors_srcunit_tex_lookup_hit.sum"] = float(tex_hit)
+        m["lts__t_sectors_srcunit_tex_lookup_miss.sum"] = float(tex_miss)
+        # the far side's lookups in the home partition (l2.py "Partitions"); ncu has no fabric atom op
+        f_rd, f_rd_hit = int(c[C_FAB_READ]), int(c[C_FAB_READ_HIT])
+        f_wr, f_wr_hit = int(c[C_FAB_WRITE]), int(c[C_FAB_WRITE_HIT])
+        f_all, f_hit = f_rd + f_wr + int(c[C_FAB_ATOM]), f_rd_hit + f_wr_hit + int(c[C_FAB_ATOM_HIT])
+        m["lts__t_sectors_srcunit_ltcfabric.sum"] = float(f_all)
+        m["lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum"] = float(f_hit)
+        m["lts__t_sectors_srcunit_ltcfabric_lookup_miss.sum"] = float(f_all - f_hit)
+        m["lts__t_sectors_srcunit_ltcfabric_op_read.sum"] = float(f_rd)
+        m["lts__t_sectors_srcunit_ltcfabric_op_write.sum"] = float(f_wr)
+        # every source unit simgpu models (tex and fabric; not the instruction/constant fetches of
+        # srcunit gcc, nor the op_membar sectors the H200 also counts: l2_hit_rate README)
+        m["lts__t_sectors.sum"] = float(rd + wr + at + rdc + f_all)
+        m["lts__t_sectors_lookup_hit.sum"] = float(tex_hit + f_hit)
+        m["lts__t_sectors_lookup_miss.sum"] = float(tex_miss + f_all - f_hit)
+        r_hit, r_all = int(c[C_L2_READ_HIT]) + f_rd_hit, rd + f_rd
+        w_hit, w_all = int(c[C_L2_WRITE_HIT]) + f_wr_hit, wr + f_wr
+        m["lts__t_sectors_op_read.sum"] = float(r_all)
+        m["lts__t_sectors_op_read_lookup_hit.sum"] = float(r_hit)
+        m["lts__t_sectors_op_read_lookup_miss.sum"] = float(r_all - r_hit)
+        m["lts__t_sectors_op_write.sum"] = float(w_all)
+        m["lts__t_sectors_op_write_lookup_hit.sum"] = float(w_hit)
+        m["lts__t_sectors_op_write_lookup_miss.sum"] = float(w_all - w_hit)
+        m["lts__t_sector_hit_rate.pct"] = _pct(tex_hit + f_hit, tex_hit + tex_miss + f_all)
+        m["lts__t_sector_op_read_hit_rate.pct"] = _pct(r_hit, r_all)
+        m["lts__t_sector_op_write_hit_rate.pct"] = _pct(w_hit, w_all)
         m.update(self.dram.metrics())
         return m
 

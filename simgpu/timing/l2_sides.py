@@ -29,28 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgpu.memory.topology import H200_L2_HOME_BITS
-
-# the home bits as bits of the line number (byte address >> 7)
-_HOME_MASK = sum(1 << (b - 7) for b in H200_L2_HOME_BITS)
-_PAGE_SHIFT = 21 - 7  # 2 MB pages, in lines
-
-
-@njit(cache=True, inline="always")
-def _parity(x):
-    x ^= x >> 32
-    x ^= x >> 16
-    x ^= x >> 8
-    x ^= x >> 4
-    x ^= x >> 2
-    x ^= x >> 1
-    return x & 1
-
-
-@njit(cache=True)
-def home_partition(line):
-    """The L2 partition (0/1) that holds a 128-byte line (see the module docstring)."""
-    return _parity(line & _HOME_MASK) ^ _parity(line >> _PAGE_SHIFT)
+from simgpu.memory.l2 import home_partition
 
 
 def group_homes(g_line: np.ndarray) -> np.ndarray:

@@ -13,6 +13,7 @@ from simgpu.memory.l2 import (
     L2_WRITE,
     N_COUNTERS,
     L2Cache,
+    home_partition,
 )
 
 LANE = np.arange(32, dtype=np.int64)
@@ -71,14 +72,18 @@ def load(ms, sm, addr, pc=0, op="ld", size=4, mask=None):
 def test_cold_vs_warm(h200):
     ms = MemorySystem(h200)
     ms.begin_kernel(0, 8)
-    load(ms, 0, BASE + LANE * 4)
+    # the line is homed in L2 partition 1, SMs 0 and 1 sit beside partition 0 (memory/l2.py)
+    assert home_partition(BASE >> 7) == 1 and ms.sm_side[0] == ms.sm_side[1] == 0
+    load(ms, 0, BASE + LANE * 4)  # tex miss, then a fabric lookup at home that misses: DRAM
     load(ms, 0, BASE + LANE * 4)  # same SM: L1 hit
-    load(ms, 1, BASE + LANE * 4)  # other SM: L1 miss, L2 hit
+    load(ms, 1, BASE + LANE * 4)  # other SM of that side: L1 miss, a hit on the side's copy
     m = ms.metrics()
     assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"] == 4
     assert m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_miss.sum"] == 8
     assert m["lts__t_sectors_srcunit_tex_op_read.sum"] == 8
-    assert m["lts__t_sector_op_read_hit_rate.pct"] == 50.0
+    assert m["lts__t_sectors_srcunit_ltcfabric_op_read.sum"] == 4
+    assert m["lts__t_sectors_srcunit_tex_lookup_hit.sum"] == 4
+    assert m["lts__t_sector_op_read_hit_rate.pct"] == pytest.approx(100 * 4 / 12)  # tex and fabric reads
     assert m["dram__bytes_read.sum"] == 128
     ms.end_kernel()
     ms.begin_kernel(0, 8)  # cold: ncu flushes L1 and L2

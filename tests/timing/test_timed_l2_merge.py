@@ -122,7 +122,8 @@ def test_one_cycle_equals_the_functional_walk(accesses, cap):
                     l1.tags, l1.valid, l1.lru, l1.wreq, l1.req, l1.nsets, l1.stamp,
                     l2.tags, l2.valid, l2.dirty, l2.lru, l2.nsets, l2.fetch_pair, l2.write_hit, l2.stamp,
                     ctr, np.zeros(k, np.int64), np.zeros(k, np.int64), dom, cap,
-                    np.full(h, -1, np.int64), np.zeros((h, 4), np.int64), np.zeros(h, np.uint8), g_info)
+                    np.full(h, -1, np.int64), np.zeros((h, 4), np.int64), np.zeros(h, np.uint8), g_info,
+                    np.zeros(0, np.int8), np.zeros(0, np.int64))
     has = np.flatnonzero(g_info & 15)
     r = merge_groups(np.zeros(len(has), np.int64), dom[warp_sm[has]], g_line[has], g_info[has],
                      np.zeros(len(has), np.int64), cap, HIT, MISS, 1, 3)
@@ -165,7 +166,8 @@ def test_launch_applies_the_timed_merging(engine):
 
 def test_pending_fetch_lookups_counted_as_misses(monkeypatch):
     """With l2_pending_fetch_is_miss, lookups that reached the L2 before their sector's DRAM fetch
-    move from read hits to read misses; lookups, sectors and DRAM bytes stay as they were."""
+    move from read hits to read misses (those that were hits: a far SM's lookup of a sector its side
+    has no copy of is a miss already, memory/l2.py); lookups, sectors and DRAM bytes stay as they were."""
     import dataclasses
 
     import simgpu.timing.config as tc
@@ -180,9 +182,10 @@ def test_pending_fetch_lookups_counted_as_misses(monkeypatch):
     pending = int(on.timing.l2_merging.pending.sum())
     assert pending > 0  # CTAs of different GPCs ask for the same cold sectors together
     hit, miss = "lts__t_sectors_op_read_lookup_hit.sum", "lts__t_sectors_op_read_lookup_miss.sum"
-    assert on.metrics[hit] == off.metrics[hit] - pending
-    assert on.metrics[miss] == off.metrics[miss] + pending
+    moved = off.metrics[hit] - on.metrics[hit]
+    assert 0 < moved <= pending
+    assert on.metrics[miss] == off.metrics[miss] + moved
     for key in ("lts__t_sectors_srcunit_tex_op_read.sum", "dram__bytes_read.sum"):
         assert on.metrics[key] == off.metrics[key]
     ld = [r for r in on.per_pc if r.get("l2_hits") is not None and r.get("requests")]
-    assert sum(r["l2_misses"] for r in ld) >= pending
+    assert sum(r["l2_misses"] for r in ld) >= moved

@@ -1,0 +1,106 @@
+"""The L2's two partitions (memory/l2.py "Partitions"): tex lookups in the partition beside the SM,
+fabric lookups in the line's home partition, and what ncu's L2 counters make of them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from simgpu.memory import MemorySystem
+from simgpu.memory.l2 import (
+    C_DRAM_READ_SECTORS,
+    C_FAB_ATOM,
+    C_FAB_READ,
+    C_FAB_READ_HIT,
+    C_FAB_WRITE,
+    C_L2_READ_HIT,
+    C_L2_READ_MISS,
+    L2_ATOM,
+    L2_READ,
+    L2_WRITE,
+    N_COUNTERS,
+    L2Cache,
+    home_partition,
+    line_in_allocation,
+)
+
+LANE = np.arange(32, dtype=np.int64)
+FULL = np.ones((1, 32), bool)
+
+
+def fresh():
+    return L2Cache(1 << 20, 16), np.zeros(N_COUNTERS, np.int64)
+
+
+def test_far_read_misses_near_copy_then_hits_it():
+    l2, c = fresh()
+    assert l2.access(L2_READ, 9, 0b0011, c, far=True) == 0  # cold: tex miss, fabric miss, DRAM
+    assert (c[C_L2_READ_MISS], c[C_FAB_READ], c[C_FAB_READ_HIT], c[C_DRAM_READ_SECTORS]) == (2, 2, 0, 2)
+    assert l2.access(L2_READ, 9, 0b0011, c, far=True) == 0b0011  # the side's copy
+    assert (c[C_L2_READ_HIT], c[C_FAB_READ]) == (2, 2)
+    assert l2.access(L2_READ, 9, 0b0011, c, far=False) == 0b0011  # the home side: a tex hit
+    assert (c[C_L2_READ_HIT], c[C_FAB_READ], c[C_DRAM_READ_SECTORS]) == (4, 2, 2)
+
+
+def test_home_first_then_far_is_a_fabric_hit():
+    l2, c = fresh()
+    l2.access(L2_READ, 9, 0b1111, c, far=False)  # DRAM, home only
+    assert l2.access(L2_READ, 9, 0b0001, c, far=True) == 0b0001  # served from L2 ...
+    assert (c[C_L2_READ_HIT], c[C_L2_READ_MISS]) == (0, 5)  # ... but a miss of the near copy
+    assert (c[C_FAB_READ], c[C_FAB_READ_HIT], c[C_DRAM_READ_SECTORS]) == (1, 1, 4)
+
+
+def test_home_write_and_atomic_drop_the_far_copy():
+    l2, c = fresh()
+    l2.access(L2_READ, 9, 0b1111, c, far=True)  # copy of all four on the far side
+    l2.access(L2_WRITE, 9, 0b0001, c, far=False)
+    l2.access(L2_ATOM, 9, 0b0010, c, far=False)
+    before = c[C_FAB_READ]
+    l2.access(L2_READ, 9, 0b1111, c, far=True)
+    assert c[C_FAB_READ] - before == 2  # sectors 0 and 1 again from home, 2 and 3 from the copy
+    l2.access(L2_WRITE, 9, 0b0100, c, far=True)
+    l2.access(L2_ATOM, 9, 0b1000, c, far=True)
+    assert (c[C_FAB_WRITE], c[C_FAB_ATOM]) == (1, 1)  # forwarded to the home partition
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from([L2_READ, L2_WRITE, L2_ATOM]), st.integers(0, 7),
+                          st.integers(1, 15), st.booleans()), min_size=1, max_size=60))
+def test_partitions_change_no_dram_traffic_nor_served_sectors(ops):
+    """Which sectors come from DRAM, and what each access is served, is the single cache's answer:
+    the partitions only split the lookups between tex and fabric."""
+    one, c1 = fresh()
+    two, c2 = fresh()
+    for kind, line, m, far in ops:
+        assert one.access(kind, line, m, c1) == two.access(kind, line, m, c2, far=far)
+    assert c1[C_DRAM_READ_SECTORS] == c2[C_DRAM_READ_SECTORS]
+    assert c2[C_FAB_READ_HIT] <= c2[C_FAB_READ] <= c2[C_L2_READ_MISS]
+
+
+def test_home_partition_is_taken_in_the_allocation():
+    heap = np.array([1000, 5000], np.int64)
+    assert line_in_allocation(np.int64(5003), heap) == 3 and line_in_allocation(np.int64(7), heap) == 7
+    # bits 12 and 13 of the byte address are bits 5 and 6 of the line number
+    assert [home_partition(np.int64(x)) for x in (0, 32, 64, 96)] == [0, 1, 1, 0]
+
+
+def test_memory_system_counts_fabric_lookups_in_the_l2_counters(h200):
+    ms = MemorySystem(h200)
+    base = 1 << 30
+    ms.begin_kernel(0, 8, heap_bases=[base])  # line offsets 0..3 in the allocation: home partition 0
+    near = int(np.flatnonzero(ms.sm_side == 0)[0])
+    far = int(np.flatnonzero(ms.sm_side == 1)[0])
+    addr = (base + LANE * 4).reshape(1, 32).astype(np.uint64)
+    ms.global_access("ld", 0, np.array([far]), addr, FULL, 4)  # 4 tex misses, 4 fabric misses
+    ms.global_access("ld", 1, np.array([near]), addr, FULL, 4)  # 4 tex hits at home
+    ms.global_access("st", 2, np.array([far]), addr, FULL, 4)  # 4 tex writes, forwarded: 4 fabric writes
+    m = ms.metrics()
+    assert m["lts__t_sectors_srcunit_tex.sum"] == 12
+    assert m["lts__t_sectors_srcunit_ltcfabric.sum"] == 8
+    assert m["lts__t_sectors_srcunit_ltcfabric_lookup_hit.sum"] == 4  # the writes
+    assert m["lts__t_sectors.sum"] == 20
+    assert m["lts__t_sector_op_read_hit_rate.pct"] == pytest.approx(100 * 4 / 12)
+    assert m["lts__t_sector_hit_rate.pct"] == pytest.approx(100 * (4 + 4 + 4) / 20)
+    assert m["dram__bytes_read.sum"] == 128
