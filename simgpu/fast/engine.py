@@ -189,7 +189,7 @@ class FastEngine(Engine):
             caches = (l1.tags, l1.valid, l1.lru, l1.wreq, l1.req, l1.stamp,
                       l2.tags, l2.valid, l2.dirty, l2.lru, l2.stamp, np.asarray(ms.merge_dom, np.int64),
                       np.asarray(ms.sm_side, np.int8), np.asarray(ms.heap_lines, np.int64))
-            geo = np.array([l1.nsets, l2.nsets, l2.fetch_pair, l2.write_hit, ms.merge_cap], np.int64)
+            geo = np.array([l1.nways, l2.nsets, l2.fetch_pair, l2.write_hit, ms.merge_cap], np.int64)
         else:
             z3 = np.zeros((1, 1, 1), np.int64)
             z2 = np.zeros((1, 1), np.int64)

@@ -805,7 +805,7 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
     (coalescer.store_write_cycles)."""
     (l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_stamp, l2_tags, l2_valid, l2_dirty, l2_lru, l2_stamp,
      merge_dom, sm_side, heap_lines) = caches
-    l1_nsets, l2_nsets, fetch_pair, write_hit, merge_cap = geo[0], geo[1], geo[2] != 0, geo[3] != 0, geo[4]
+    l1_ways, l2_nsets, fetch_pair, write_hit, merge_cap = geo[0], geo[1], geo[2] != 0, geo[3] != 0, geo[4]
     n = 0
     g_uid = np.empty(k, np.int64)
     for j in range(k):
@@ -853,7 +853,7 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
             mt_cnt = np.zeros((1, 4), np.int64)
             mt_hit = np.zeros(1, np.uint8)
         hierarchy_batch(code, g_sm[:n], g_uid[:n], g_warp, g_line, g_m8, ng, l1_tags, l1_valid, l1_lru, l1_wreq, l1_req,
-                        l1_nsets, l1_stamp,
+                        l1_ways, l1_stamp,
                         l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
                         ctr, w_l1[:n], w_l2[:n], dom, merge_cap, mt_keys, mt_cnt, mt_hit, g_info, sm_side, heap_lines)
     gl_cnt[p, 0] += n

@@ -56,16 +56,25 @@ class MemoryConfig:
     shared_carveouts_kb: tuple[int, ...] = (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)
     # [H200] 1 KB reserved per CTA ([CALIB] launch__shared_mem_per_block_driver = 1024)
     shared_reserved_per_cta: int = 1 * KB
-    # Associativity and replacement are not documented; LRU is assumed. The number of sets is
-    # capacity_lines // l1_ways, so a larger shared carveout removes sets (index = line % sets).
-    # 64 ways, from three H200 facts: 240 KB read twice by one CTA all hits the second time, and so
-    # do 64 lines 32 KB or 4 KB apart (benchmarks/microbench/sass_probes, reread, reread_strided);
-    # 1,024 lines 8 KB apart, each read 8 times (validation/typical2 matvec_ldg4), hit 87.55 %, the
-    # most they can. With 16 ways (124 sets in a 248 KB L1) that last pattern used 31 sets, 496 lines,
-    # and hit 0.75 %; with 64 ways (31 sets, an odd number) strides of any power of two use every
-    # set, and contiguous data still fills them evenly. An XOR-folded set index instead fixed
-    # matvec_ldg4 but lost 544 of 7,680 hits in `reread` (uneven sets near capacity).
-    l1_ways: int = 64
+    # A kernel without shared memory gets the carveout that holds this many times its thread-limited
+    # CTAs per SM (at most max_ctas_per_sm) x the reserved 1 KB: every such recorded launch
+    # (launch__shared_mem_config_size): 256 threads -> 32 KB (80 launches), 512 -> 16 KB, 1,024 ->
+    # 8 KB (sass_probes reread_big, reread), 32 -> 32 KB ([L2HIT] l1_size.cu, whose sweep also shows
+    # the 224 KB of L1 that leaves). Kernels with shared memory get the smallest carveout that holds
+    # their CTAs (the driver often picks a larger one; its rule is not known, shared_carveout).
+    zero_shared_carveout_factor: int = 4
+    # Associativity and replacement are not documented; LRU is assumed. 32 sets (a power of two)
+    # indexed by the XOR of the line number's 5-bit groups (l1.l1_set_of), the ways whatever the
+    # carveout leaves (224 KB: 56 ways; 248 KB: 62). [L2HIT] l1_size.cu swept 128-256 KB at strides
+    # of 128 B to 32 KB through a 224 KB L1: every sweep up to 216 KB hit fully at every stride, so
+    # the index has no power-of-two aliasing (a line % 28-set index would give an 8 KB stride 7 of
+    # its 28 sets); the XOR fold spreads every power-of-two stride and every contiguous range evenly
+    # over 32 sets and reproduces those full hits, and the older facts: 240 KB read twice by one CTA
+    # all hits the second time in 248 KB, so do 64 lines 32 KB or 4 KB apart (sass_probes reread,
+    # reread_strided), and 1,024 lines 8 KB apart, each read 8 times, hit 87.55 % (validation/typical2
+    # matvec_ldg4). Past the capacity the H200 loses its hits gradually (224 KB: 71 % of a possible
+    # 87.5; 256 KB: 19-30 %) where LRU sets lose them at once (not modelled).
+    l1_sets: int = 32
     # L1 policies (Hopper): global loads allocate in L1 (default ld.ca-like caching on sm_70+,
     # [CALIB] gemm_naive shows 87.5 % L1 hits); global stores are write-through (Volta/Turing tuning
     # guides: "L1 can cache write operations (write-through)") and allocate the line in L1; a store
@@ -152,6 +161,12 @@ class MemoryConfig:
             if c * KB >= need_bytes:
                 return c * KB
         raise ValueError(f"shared memory need of {need_bytes} B exceeds the largest carveout")
+
+    def zero_shared_carveout(self, threads_per_cta: int, max_threads_per_sm: int, max_ctas_per_sm: int) -> int:
+        """The carveout (bytes) the driver gives a kernel without shared memory (zero_shared_carveout_factor)."""
+        ctas = min(self.zero_shared_carveout_factor * max(1, max_threads_per_sm // max(1, threads_per_cta)),
+                   max_ctas_per_sm)
+        return self.shared_carveout(ctas * self.shared_reserved_per_cta)
 
     def l1_bytes(self, carveout_bytes: int) -> int:
         return self.l1_shared_unified_bytes - carveout_bytes

@@ -1,13 +1,14 @@
 """L1 data cache (one per SM) and the batch walk through L1 -> L2 -> DRAM.
 
 State is plain NumPy arrays (numba-friendly), one slice per SM:
-    tags  int64[num_sms, max_sets, ways]   line address, -1 = empty
-    valid uint8[num_sms, max_sets, ways]   4-bit sector mask
-    lru   int64[num_sms, max_sets, ways]   last-use stamp
-    wreq  int64[num_sms, max_sets, ways]   id of the last global store request that wrote the line
+    tags  int64[num_sms, sets, max_ways]   line address, -1 = empty
+    valid uint8[num_sms, sets, max_ways]   4-bit sector mask
+    lru   int64[num_sms, sets, max_ways]   last-use stamp
+    wreq  int64[num_sms, sets, max_ways]   id of the last global store request that wrote the line
     req   int64[num_sms, 4]                ids of the SM's current and previous L1 request, and their warps
-Only the first ``nsets`` sets are used: nsets = L1 capacity lines // ways, where the capacity is the
-unified 256 KB minus the launch's shared-memory carveout (index = line % nsets).
+The sets are fixed (a power of two, config l1_sets); only the first ``nways`` ways of each are used:
+nways = L1 capacity lines // sets, where the capacity is the unified 256 KB minus the launch's
+shared-memory carveout (a carveout takes ways, not sets). The set index is l1_set_of.
 
 Policies (config.py has the sources):
 * global load: lookup per sector (hit = tag present and sector valid); missing sectors are requested
@@ -99,16 +100,23 @@ def request_key(line, dom, n_dom, asked, missed):
 
 
 @njit(cache=True, inline="always")
-def _l1_find(tags, sm, s, line):
-    for w in range(tags.shape[2]):
+def l1_set_of(line, nsets):
+    """The L1 set of a line (nsets a power of two): the XOR of its number's 5-bit groups, low bits
+    first (config.py l1_sets: every power-of-two stride and every contiguous range spread evenly)."""
+    line = np.int64(line)
+    return (line ^ (line >> 5) ^ (line >> 10) ^ (line >> 15)) & (nsets - 1)
+
+
+@njit(cache=True, inline="always")
+def _l1_find(tags, sm, s, line, ways):
+    for w in range(ways):
         if tags[sm, s, w] == line:
             return w
     return -1
 
 
 @njit(cache=True, inline="always")
-def _l1_alloc(tags, valid, lru, wreq, sm, s, line):
-    ways = tags.shape[2]
+def _l1_alloc(tags, valid, lru, wreq, sm, s, line, ways):
     best = 0
     best_stamp = lru[sm, s, 0]
     for w in range(ways):
@@ -142,7 +150,7 @@ def _merge_slot(keys, key):
 
 @njit(cache=True)
 def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
-                    l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_nsets, l1_stamp,
+                    l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_ways, l1_stamp,
                     l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
                     ctr, w_l1_hit, w_l2_hit,
                     merge_dom, merge_cap, mt_keys, mt_cnt, mt_hit, g_info, sm_side, heap_lines):
@@ -179,16 +187,16 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
         l1h = np.int64(0)
         l2h = np.int64(0)
         g_info[i] = 0
-        if l1_nsets > 0 and (i == 0 or g_warp[i] != g_warp[i - 1]):  # a new request of this SM
+        if l1_ways > 0 and (i == 0 or g_warp[i] != g_warp[i - 1]):  # a new request of this SM
             l1_stamp[0] += 1
             l1_req[sm, 1] = l1_req[sm, 0]
             l1_req[sm, 3] = l1_req[sm, 2]
             l1_req[sm, 0] = l1_stamp[0]
             l1_req[sm, 2] = warp_uid[g_warp[i]]
         if op == OP_ATOM or op == OP_RED:
-            if l1_nsets > 0:
-                s = line % l1_nsets
-                w = _l1_find(l1_tags, sm, s, line)
+            if l1_ways > 0:
+                s = l1_set_of(line, l1_tags.shape[1])
+                w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w >= 0:
                     l1_valid[sm, s, w] = np.int64(l1_valid[sm, s, w]) & ~m & 15
             ctr[C_L1_MISS] += cnt
@@ -196,12 +204,12 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             l2h = l2_access(kind, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
                       l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, far)
         elif op == OP_ST or op == OP_LOCAL_ST:
-            if l1_nsets > 0:
-                s = line % l1_nsets
-                w = _l1_find(l1_tags, sm, s, line)
+            if l1_ways > 0:
+                s = l1_set_of(line, l1_tags.shape[1])
+                w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 fresh = w < 0
                 if fresh:
-                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line)
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, l1_ways)
                 v = np.int64(l1_valid[sm, s, w])
                 if op == OP_LOCAL_ST:  # hits where the sectors are valid
                     l1h = v & m
@@ -223,19 +231,19 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                             l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, far)
         else:  # loads (global and local)
             miss = m
-            if l1_nsets > 0 and op == OP_LD_LAST_USE:
-                s = line % l1_nsets
-                w = _l1_find(l1_tags, sm, s, line)
+            if l1_ways > 0 and op == OP_LD_LAST_USE:
+                s = l1_set_of(line, l1_tags.shape[1])
+                w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w >= 0:
                     v = np.int64(l1_valid[sm, s, w])
                     l1h = v & m
                     miss = m & ~v & 15
                     l1_valid[sm, s, w] = v & ~m & 15
-            elif l1_nsets > 0 and op != OP_LD_BYPASS:
-                s = line % l1_nsets
-                w = _l1_find(l1_tags, sm, s, line)
+            elif l1_ways > 0 and op != OP_LD_BYPASS:
+                s = l1_set_of(line, l1_tags.shape[1])
+                w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w < 0:
-                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line)
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, l1_ways)
                 v = np.int64(l1_valid[sm, s, w])
                 l1h = v & m
                 miss = m & ~v & 15
@@ -273,26 +281,28 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
 class L1Caches:
     """The L1 state arrays of all SMs."""
 
-    def __init__(self, num_sms: int, unified_bytes: int, ways: int, line_bytes: int = 128):
+    def __init__(self, num_sms: int, unified_bytes: int, sets: int, line_bytes: int = 128):
+        if sets < 1 or sets & (sets - 1):
+            raise ValueError(f"L1 sets must be a power of two, got {sets}")
         self.num_sms = num_sms
-        self.ways = ways
+        self.sets = sets
         self.line_bytes = line_bytes
-        self.max_sets = unified_bytes // line_bytes // ways
-        shape = (num_sms, self.max_sets, ways)
+        self.max_ways = unified_bytes // line_bytes // sets
+        shape = (num_sms, sets, self.max_ways)
         self.tags = np.full(shape, -1, dtype=np.int64)
         self.valid = np.zeros(shape, dtype=np.uint8)
         self.lru = np.zeros(shape, dtype=np.int64)
         self.wreq = np.full(shape, -1, dtype=np.int64)
         self.req = np.full((num_sms, 4), -2, dtype=np.int64)
         self.stamp = np.zeros(1, dtype=np.int64)
-        self.nsets = self.max_sets
+        self.nways = self.max_ways
 
     def configure(self, capacity_bytes: int) -> None:
         """Set the capacity left to L1 by the shared-memory carveout (contents are flushed)."""
-        nsets = max(0, capacity_bytes // self.line_bytes // self.ways)
-        if nsets != self.nsets:
+        nways = max(0, capacity_bytes // self.line_bytes // self.sets)
+        if nways != self.nways:
             self.reset()
-        self.nsets = min(nsets, self.max_sets)
+        self.nways = min(nways, self.max_ways)
 
     def reset(self) -> None:
         self.tags.fill(-1)
@@ -304,4 +314,4 @@ class L1Caches:
 
     @property
     def capacity_bytes(self) -> int:
-        return self.nsets * self.ways * self.line_bytes
+        return self.nways * self.sets * self.line_bytes

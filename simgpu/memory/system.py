@@ -121,7 +121,7 @@ class MemorySystem:
         self.cfg = mem if mem is not None else memory_config_for(gpu)
         c = self.cfg
         self.num_sms = int(gpu.num_sms)
-        self.l1 = L1Caches(self.num_sms, c.l1_shared_unified_bytes, c.l1_ways, c.line_bytes)
+        self.l1 = L1Caches(self.num_sms, c.l1_shared_unified_bytes, c.l1_sets, c.line_bytes)
         self.l2 = L2Cache(c.l2_bytes, c.l2_ways, c.line_bytes, c.l2_fetch_bytes, c.l2_write_counts_as_hit)
         self.dram = DRAMCounters(sector_bytes=c.dram_atom_bytes)
         # L2 read-merge domains (topology.py); empty = off (domains absent or not matching num_sms)
@@ -142,15 +142,21 @@ class MemorySystem:
     # ------------------------------------------------------------------ launch boundaries
     def begin_kernel(self, shared_bytes_per_cta: int, ctas_per_sm: int, warm: bool = False, *,
                      carveout_bytes: int | None = None, local_bytes_per_thread: int | None = None,
-                     code_bytes: int = 0, code_key: object = None, heap_bases=None) -> None:
+                     code_bytes: int = 0, code_key: object = None, heap_bases=None,
+                     threads_per_cta: int | None = None) -> None:
         """Configure L1 for the launch's shared-memory carveout, flush the caches unless warm, and count
-        the DRAM reads of its machine code (code_bytes) and launch constants: on
-        every cold launch, on a warm one only the first time code_key (the kernel) runs since the
-        caches were last flushed. heap_bases: the first byte of each global allocation, so that a
-        line's L2 home partition is taken from its offset in its allocation (l2.line_in_allocation)."""
+        the DRAM reads of its machine code (code_bytes) and launch constants: on every cold launch, on
+        a warm one only the first time code_key (the kernel) runs since the caches were last flushed.
+        threads_per_cta: a kernel without shared memory then gets the driver's carveout for it
+        (config.zero_shared_carveout); else the smallest that holds its CTAs. heap_bases: the first
+        byte of each global allocation, so that a line's L2 home partition is taken from its offset
+        in its allocation (l2.line_in_allocation)."""
         c = self.cfg
         starts = [] if heap_bases is None else list(np.asarray(heap_bases, np.int64) >> 7)
         self.heap_lines = np.unique(np.asarray(starts + [c.local_base >> 7], np.int64))
+        if carveout_bytes is None and shared_bytes_per_cta == 0 and threads_per_cta:
+            carveout_bytes = c.zero_shared_carveout(threads_per_cta, int(self.gpu.limits.max_threads_per_sm),
+                                                    int(self.gpu.limits.max_ctas_per_sm))
         if carveout_bytes is None:
             need = ctas_per_sm * (shared_bytes_per_cta + c.shared_reserved_per_cta)
             carveout_bytes = c.shared_carveout(need)
@@ -277,7 +283,7 @@ class MemorySystem:
                 merge_dom = _NO_MERGE
                 mt_keys, mt_cnt, mt_hit = _NO_KEYS, _NO_CNT, _NO_HIT
             hierarchy_batch(code, sm, uid, g_warp, g_line, g_mask, n_groups,
-                            l1.tags, l1.valid, l1.lru, l1.wreq, l1.req, l1.nsets, l1.stamp,
+                            l1.tags, l1.valid, l1.lru, l1.wreq, l1.req, l1.nways, l1.stamp,
                             l2.tags, l2.valid, l2.dirty, l2.lru, l2.nsets, l2.fetch_pair, l2.write_hit,
                             l2.stamp,
                             ctr, w_l1, w_l2,
@@ -471,6 +477,8 @@ class MemorySystem:
         alloc = [self._l1[k] for k in (("global", "ld"), ("global", "st"), ("local", "ld"), ("local", "st"))]
         a_hit, a_miss = sum(v[0] for v in alloc), sum(v[1] for v in alloc)
         m["l1tex__t_sector_hit_rate.pct"] = _pct(a_hit, a_hit + a_miss)
+        # the shared-memory carveout the launch ran with; the L1 has the rest of the 256 KB
+        m["launch__shared_mem_config_size"] = float(self.carveout_bytes)
         for op in ("ld", "st", "atom"):
             m[f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum"] = float(self._wf[op])
             m[f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}.sum"] = float(self._bc[op])

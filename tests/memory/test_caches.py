@@ -174,7 +174,7 @@ def test_l1_capacity_follows_carveout(h200):
     ms.begin_kernel(4096, 8)  # 8 x (4 KB + 1 KB) = 40 KB -> 64 KB carveout
     assert ms.carveout_bytes == 64 * 1024 and ms.l1.capacity_bytes == 192 * 1024
     ms.begin_kernel(0, 8, carveout_bytes=100 * 1024)
-    assert ms.l1.capacity_bytes == 156 * 1024 - (156 * 1024) % (ms.l1.ways * 128)  # whole sets only
+    assert ms.l1.capacity_bytes == 156 * 1024 - (156 * 1024) % (ms.l1.sets * 128)  # whole ways only
     # LRU thrash: 2x the L1 capacity streamed twice on one SM gives no L1 hits
     ms.begin_kernel(0, 8, carveout_bytes=228 * 1024)
     cap_lines = ms.l1.capacity_bytes // 128
