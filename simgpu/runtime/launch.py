@@ -17,6 +17,7 @@ from simgpu.runtime.device import current_device, current_gpu
 from simgpu.stats.data_pipe import shared_pipe_extra_wavefronts
 from simgpu.stats.report import LaunchReport, build_per_pc
 from simgpu.stats.trace import ExecutionTrace
+from simgpu.timing.config import default_config
 
 _PARAM_KIND = {"u8": "u", "u16": "u", "u32": "u", "u64": "u", "s8": "i", "s16": "i", "s32": "i", "s64": "i",
                "f16": "f", "f32": "f", "f64": "f", "b8": "b", "b16": "b", "b32": "b", "b64": "b"}
@@ -224,7 +225,7 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                             local_bytes_per_thread=lk.local_size,
                             code_bytes=machine.code_bytes if machine is not None
                             else len(lk.instructions) * memsys.cfg.instruction_bytes,
-                            code_key=id(lk), heap_bases=dev.heap.bases)
+                            code_key=id(lk), heap_bases=dev.heap.bases, threads_per_cta=threads)
     n_ctas = g[0] * g[1] * g[2]
     bar = None
     if progress is not False:
@@ -326,7 +327,8 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
         metrics.update(memsys.metrics())
         # shuffles, %tid reads, ... ride the shared data pipe too (stats/data_pipe.py)
         metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"] += float(shared_pipe_extra_wavefronts(
-            lk.instructions, stats.per_pc_warps, lk.mem_class, lk.target, -(-threads // 32)))
+            lk.instructions, stats.per_pc_warps, lk.mem_class, lk.target, -(-threads // 32),
+            max_shadow=default_config().if_convert_max_instructions))
     metrics.update(_instruction_metrics(stats))
     if timing_result is not None:
         metrics.update(timing_result.metrics)

@@ -25,9 +25,18 @@ and the calibration suite, exact for the 51 without shared memory):
   generic access reachable without passing another barrier). pipe.cu smem_bars, whose stores come
   before its barriers and whose load after the last, shows half of that (132 for 264 CTAs).
 
+* one per warp and shared load or store that ptxas predicated off: a guarded forward branch over
+  a short straight-line shadow (``if (t < k) s[t] += s[t + k];``) becomes predicated instructions
+  (if-conversion, the timing model's if_convert_max_instructions), and a warp none of whose lanes
+  take the shadow still issues its LDS / STS with the predicate false, and each takes a wavefront.
+  The recorded launches fit it exactly where the shadow holds only shared and arithmetic
+  instructions: reduce_tree_atomic's tree (52 idle warp-levels x 3 = 156 a CTA; ncu 155.9 over
+  2,048 CTAs), reduce6's two tree steps (4 x 3 + 6 x 3 = 30; ncu 29.97 over 256), radix_digit_count's
+  ``if (t < 16) c[t] = 0`` (7; ncu 6.8 over 1,024). A shadow that also holds a global store or
+  atomic (``if (t == 0) out[b] = s[0]``) adds nothing: ptxas keeps the branch there.
+
 Not counted, since no rule was found: ``vote``, ``redux`` and ``match`` take none; barriers without
-shared memory add ~130-170 per launch; a shared reduction tree with idle warps (``if (t < k)``)
-adds ~165 per CTA of 256 threads (pipe.cu smem_tree, validation/typical reduce_tree_atomic).
+shared memory add ~130-170 per launch.
 """
 
 from __future__ import annotations
@@ -69,13 +78,43 @@ def _shared_access_follows(instructions, mem_class, target) -> set[int]:
     return found
 
 
-def shared_pipe_extra_wavefronts(instructions, per_pc_warps, mem_class, target, warps_per_cta: int) -> int:
+def _predicated_shared_shadows(instructions, mem_class, target, max_shadow: int) -> dict[int, int]:
+    """Guarded forward branches that ptxas if-converts (a shadow of at most max_shadow straight-line
+    instructions, none a branch, call, exit or barrier, nor a label another branch jumps to) whose
+    shadow holds shared loads or stores and no other memory access: branch pc -> those loads and
+    stores (module docstring)."""
+    n = len(instructions)
+    targets = {int(target[pc]) for pc in range(n) if instructions[pc].opcode == "bra"}
+    out = {}
+    for pc, ins in enumerate(instructions):
+        if ins.opcode != "bra" or ins.guard is None:
+            continue
+        tgt = int(target[pc])
+        if not pc + 1 < tgt <= pc + 1 + max_shadow or tgt > n:
+            continue
+        shadow = range(pc + 1, tgt)
+        if any(instructions[q].opcode in ("bra", "call", "ret", "exit", "trap", "bar", "barrier")
+               or q in targets for q in shadow):
+            continue
+        classes = [mem_class[q] for q in shadow if mem_class[q] is not None]
+        if classes and all(c in ("shared_ld", "shared_st") for c in classes):
+            out[pc] = len(classes)
+    return out
+
+
+def shared_pipe_extra_wavefronts(instructions, per_pc_warps, mem_class, target, warps_per_cta: int,
+                                 max_shadow: int = 8) -> int:
     """Wavefronts of the shared data pipe that are not shared loads, stores or atomics (module
-    docstring): shuffles, S2R reads, cp.async instructions and one per CTA and barrier that is followed by
-    shared accesses. instructions: the kernel's PTX instructions by pc; per_pc_warps: the warps that
-    executed each; mem_class: each pc's instruction class ("ldgsts" for cp.async); target: each
-    branch's target pc; warps_per_cta: the warps of one CTA."""
+    docstring): shuffles, S2R reads, cp.async instructions, one per CTA and barrier that is followed by
+    shared accesses, and shared loads and stores ptxas predicated off. instructions: the kernel's PTX
+    instructions by pc; per_pc_warps: the warps that executed each; mem_class: each pc's instruction
+    class ("ldgsts" for cp.async); target: each branch's target pc; warps_per_cta: the warps of one
+    CTA; max_shadow: the longest branch shadow ptxas if-converts (timing config
+    if_convert_max_instructions)."""
     total = 0
+    for b, accesses in _predicated_shared_shadows(instructions, mem_class, target, max_shadow).items():
+        skipped = int(per_pc_warps[b]) - int(per_pc_warps[b + 1])  # warps none of whose lanes ran it
+        total += max(0, skipped) * accesses
     for b in _shared_access_follows(instructions, mem_class, target):
         total += int(per_pc_warps[b]) // max(1, warps_per_cta)
     s2r_warps = dict.fromkeys(_S2R, 0)  # per register, the most warps that read it at one pc

@@ -86,6 +86,19 @@ extern "C" __global__ void copy_rows(const float* a, float* b)
     b[(blockIdx.x * 16 + ty) * 16 + tx] = s[ty][tx];
 }
 
+extern "C" __global__ void tree(float* out)
+{   // a shared reduction tree: at step k only the warps with a lane below k run s[t] += s[t + k]
+    __shared__ float s[256];
+    int t = threadIdx.x;
+    s[t] = 1.f;
+    __syncthreads();
+    for (int k = 128; k > 0; k >>= 1) {
+        if (t < k) s[t] += s[t + k];
+        __syncthreads();
+    }
+    if (t == 0) out[blockIdx.x] = s[0];
+}
+
 extern "C" __global__ void via_shared(const float* a, float* b)
 {
     __shared__ float s[256];
@@ -175,3 +188,19 @@ def test_one_per_cta_and_barrier_that_shared_accesses_follow(ctas, n):
     assert shared == warps * (1 + 2 * n)  # conflict-free: the first store, a load and a store a round
     # the 2n barriers of the rounds are followed by shared accesses, the n after them are not
     assert r.metrics[TOTAL] == shared + warps + ctas * 2 * n
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_shared_accesses_ptxas_predicated_off_take_a_wavefront(engine):
+    """The tree's `if (t < k)` shadow (two loads, a store) is if-converted: the warps with no lane
+    below k still issue the three, predicated off. 8 warps, k = 128 ... 1: 4, 2, 1, 1, 1, 1, 1, 1
+    warps run the step, 52 warp-steps do not (reduce_tree_atomic on the H200: 156 a CTA). The final
+    `if (t == 0) out[...] = s[0]` holds a global store: ptxas keeps that branch, nothing is added."""
+    ctas = 3
+    with sg.use_engine(engine):
+        r = _launch("tree", (ctas,), (256,), (sg.zeros(ctas, np.float32),))
+    shared = sum(r.metrics[p] for p in PARTS)
+    # conflict-free: the first store; per step and running warp two loads and a store; one load of s[0]
+    assert shared == ctas * (8 + 12 * 3 + 1)
+    # 1 a warp for %tid.x; 9 barriers a CTA, each followed by shared loads (the last by s[0]'s)
+    assert r.metrics[TOTAL] == shared + ctas * 8 + ctas * 9 + ctas * 52 * 3
