@@ -106,6 +106,14 @@ H200_SM_L2_LATENCY: tuple[int, ...] = (
     290, 291, 294, 294, 286, 287, 293, 294, 293, 283, 290, 283, 286, 286, 289, 288, 296, 297, 281, 281,
     306, 307, 289, 288, 301, 302, 307, 308, 290, 291, 295, 296)
 
+# The same run, each SM's own distance taken out: the extra latency of a line as seen from one GPC
+# (the path to the line's L2 slice), 32 quantiles in cycles of the 123,072 (GPC, line) pairs timed
+# at least twice (SD 17.3; two SMs of one GPC correlate 0.89 on a line, of different GPCs -0.09).
+# timing/config.py l2_gpc_line_latency.
+H200_GPC_LINE_LATENCY: tuple[int, ...] = (
+    -28, -24, -22, -21, -19, -18, -17, -16, -15, -14, -13, -11, -10, -9, -7, -3,
+    2, 5, 7, 9, 11, 12, 13, 15, 16, 18, 19, 21, 22, 24, 27, 32)
+
 assert sorted(H200_DISPATCH_ORDER) == list(range(132))
 assert len(H200_SM_L2_LATENCY) == 132
 assert sorted(s for d in H200_MERGE_DOMAINS for s in d) == list(range(132))

@@ -91,6 +91,20 @@ class TimingConfig:
     # (L2 read sectors gemm_naive / gemm_tiled -0.3 / +10.1 %, program gemms -5.4 / -17.0 %;
     # l2_drift README section 7)
     l2_sm_latency: tuple[int, ...] | None = None
+    # A line's L2 latency also depends on which GPC asks: the same first-touch run, with each SM's own
+    # distance taken out, gives each (GPC, line) pair its own offset (SD 17.3 cycles over 123,072
+    # pairs; two SMs of one GPC timing the same line correlate 0.89, SMs of different GPCs -0.09:
+    # the path from a GPC to the line's L2 slice). simgpu does not know the slice hash, so each
+    # (GPC, line) would draw its offset from the measured distribution (H200_GPC_LINE_LATENCY, 32
+    # quantiles in cycles) by a hash of the line's offset in its allocation
+    # (l2_sides.gpc_line_offsets): CTAs of one GPC that read the same lines keep equal latencies,
+    # CTAs that read different lines drift apart, as on the H200 (l2_split README section 2).
+    # Measured, but off: with it validation/l2_reads.py gives 59 of 75 launches within 2 % (64
+    # without), gemm_naive -12.7 % (-9.1), mlp_relu -24.9 % (-20.8), sgemm_tile32 +15.7 % (+8.5);
+    # with l2_merge_release_together as well 61 of 75 (2026-12-01). More drift merges *more* in
+    # simgpu's rules, the opposite of the H200, which says the merge rules still lean on the lock
+    # step. None: every line alike.
+    l2_gpc_line_latency: tuple[int, ...] | None = None
     lat_const: int = 32  # ASSUMED: constant-cache hit = L1 hit latency (not measured)
 
     # ---------------------------------------------------------------- memory bandwidths

@@ -32,6 +32,21 @@ from numba import njit
 from simgpu.memory.l2 import home_partition
 
 
+def gpc_line_offsets(lines: np.ndarray, n_groups: int, table) -> np.ndarray:
+    """Per line (allocation-relative line numbers) and GPC, its extra L2 latency: a value of `table`
+    (the measured distribution, config l2_gpc_line_latency) picked by a hash of (line, GPC), so it
+    is the same for every launch that reads the line from that GPC. int16 [lines, n_groups]."""
+    lines = np.asarray(lines, np.uint64)
+    tab = np.asarray(table, np.int16)
+    g = np.arange(n_groups, dtype=np.uint64)
+    x = (lines[:, None] * np.uint64(64) + g[None, :] + np.uint64(0x9E3779B97F4A7C15))
+    with np.errstate(over="ignore"):  # splitmix64
+        x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+        x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+        x = x ^ (x >> np.uint64(31))
+    return tab[(x % np.uint64(len(tab))).astype(np.int64)]
+
+
 def group_homes(g_line: np.ndarray) -> np.ndarray:
     """Per L1-miss group: its line's home partition (int8, for line_latency)."""
     return _homes(np.asarray(g_line, np.int64))

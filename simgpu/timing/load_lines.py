@@ -11,7 +11,8 @@ clock, so whoever is ahead in time is ahead here):
   With `release_together` (config l2_merge_release_together, off by default: measured there) a
   line whose missed sectors all joined is answered with the request it joined: its data is back
   when the leader's is, and at the earliest an L1 round trip after its own issue;
-* every other line takes the near/far L2 or DRAM latency of l2_sides.line_latency.
+* every other line takes the near/far L2 or DRAM latency of l2_sides.line_latency, plus its GPC's
+  offset for that line (config l2_gpc_line_latency, l2_sides.gpc_line_offsets).
 
 Before either, each missed line leaves its SM: at most config l1_miss_lines_per_cycle lines a cycle
 per SM (benchmarks/microbench/l1_inflight: ~0.97 one-sector lines a cycle on the H200), so a warp
@@ -65,19 +66,26 @@ class MergeState(NamedTuple):
     # l2_merge_pending_window_hit)
     miss_gap: float  # cycles between two L1-miss lines leaving one SM (0: no limit)
     miss_free: np.ndarray  # per SM, when its next L1-miss line may leave (float64)
+    line_off: np.ndarray  # per distinct line and GPC, its extra L2 latency (int16; [1, 1] zeros: off)
+    sm_gpc: np.ndarray  # per SM, its GPC (the column of line_off)
 
 
 def merge_state(on: bool, sm_dom: np.ndarray, cap: int, w_hit: int, dram_mask: np.ndarray, n_groups: int,
                 n_lines: int, n_pc: int, together: bool = False, floor: int = 0, w_miss: int = 0,
-                q0: float = 0.0, pend_short: bool = False, miss_lines_per_cycle: float = 0.0) -> MergeState:
-    """A fresh MergeState with empty tables and zero counts (and every SM's miss queue empty)."""
+                q0: float = 0.0, pend_short: bool = False, miss_lines_per_cycle: float = 0.0,
+                line_off: np.ndarray | None = None, sm_gpc: np.ndarray | None = None) -> MergeState:
+    """A fresh MergeState with empty tables and zero counts (and every SM's miss queue empty).
+    line_off / sm_gpc: the (GPC, line) latency offsets (l2_sides.gpc_line_offsets); None: none."""
     sm_dom = np.asarray(sm_dom, np.int64)
+    if line_off is None or sm_gpc is None:
+        line_off, sm_gpc = np.zeros((1, 1), np.int16), np.zeros(len(sm_dom), np.int64)
     return MergeState(bool(on), int(sm_dom.max(initial=0)) + 1, int(cap), np.int64(w_hit), np.int64(w_miss),
                       np.asarray(dram_mask, np.int64), *merge_tables(n_groups, n_lines),
                       np.zeros(n_pc, np.int64), np.zeros(n_pc, np.float64), np.zeros(1, np.int64), bool(together),
                       sm_dom, np.int64(floor), np.zeros(n_pc, np.int64), float(q0), bool(pend_short),
                       1.0 / miss_lines_per_cycle if miss_lines_per_cycle > 0 else 0.0,
-                      np.zeros(len(sm_dom), np.float64))
+                      np.zeros(len(sm_dom), np.float64), np.asarray(line_off, np.int16),
+                      np.asarray(sm_gpc, np.int64))
 
 
 @njit(cache=True, inline="always")
@@ -140,6 +148,8 @@ def load_lines(gl, mr, t, sm, side, dom, pc, g_row, g_li, g_home, g_info, copy_a
                 inf = np.int64(g_info[gl])
                 v = line_latency(li, g_home[gl], inf & 15, tl, side, copy_at, back, dram_left,
                                  lats[0], lats[1], lats[2], lats[3], -1 if in_time else dram_sectors(inf)) + (tl - t)
+                if mg.line_off.shape[0] > li:  # the path from this SM's GPC to the line's slice
+                    v += mg.line_off[li, mg.sm_gpc[sm]]
                 if v > own:
                     own = v
         gl += 1

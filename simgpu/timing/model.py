@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from simgpu.core.dispatch import sm_of_cta, sm_order
+from simgpu.memory.topology import H200_DISPATCH_UNITS, domain_of_sm
 from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.isa import (
     K_ALU,
@@ -39,7 +40,7 @@ from simgpu.timing.isa import (
     schedule_block,
 )
 from simgpu.timing.l2_merge import MergeCounts, line_dram_sectors
-from simgpu.timing.l2_sides import group_homes
+from simgpu.timing.l2_sides import gpc_line_offsets, group_homes
 from simgpu.timing.load_lines import MergeState, merge_state
 from simgpu.timing.prepare import build_streams
 from simgpu.timing.replay import N_REASONS, replay
@@ -241,8 +242,21 @@ def _row_l2_lines(sr) -> np.ndarray:
     return (misses + np.where(stores > 0, stores, units)).astype(np.int32)
 
 
-def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: int, n_pc: int) -> MergeState:
-    """The replay's MergeState (load_lines.py): off where no merge domains are given or nothing missed."""
+def _gpc_offsets(sr, cfg: TimingConfig, num_sms: int, heap_bases) -> tuple:
+    """Per distinct L1-miss line and GPC its extra L2 latency, and each SM's GPC (config
+    l2_gpc_line_latency; (None, None) where off or the GPCs do not fit this GPU)."""
+    gpc = domain_of_sm(H200_DISPATCH_UNITS, num_sms)
+    if cfg.l2_gpc_line_latency is None or gpc is None or sr.miss_line is None or not len(sr.miss_line):
+        return None, None
+    lines = np.zeros(max(1, sr.n_miss_lines), np.int64)
+    lines[sr.miss_line_idx] = _in_allocation(sr.miss_line, heap_bases)
+    return gpc_line_offsets(lines, int(gpc.max()) + 1, cfg.l2_gpc_line_latency), gpc
+
+
+def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: int, n_pc: int,
+                  offsets: tuple = (None, None)) -> MergeState:
+    """The replay's MergeState (load_lines.py): off where no merge domains are given or nothing missed.
+    offsets: _gpc_offsets's (GPC, line) latencies, which apply with or without merging."""
     g_li, n_lines, dram_lines = sides[2], sides[-3], sides[-2]
     on = merge_dom is not None and len(merge_dom) == num_sms and len(g_li) > 0
     # no fixed fetch window (w_miss 0): answer_opened sets the windows from the loads' own times
@@ -251,7 +265,7 @@ def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: 
                        len(g_li) if on else 0, n_lines if on else 1, n_pc,
                        together=cfg.l2_merge_release_together, floor=cfg.lat_l1_hit,
                        q0=cfg.l2_merge_inflight_half_lines, pend_short=cfg.l2_merge_pending_window_hit,
-                       miss_lines_per_cycle=cfg.l1_miss_lines_per_cycle)
+                       miss_lines_per_cycle=cfg.l1_miss_lines_per_cycle, line_off=offsets[0], sm_gpc=offsets[1])
 
 
 def _dim3(x):
@@ -309,7 +323,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     merging_on = bool(cfg.l2_merge_in_time and merge_domain_of_sm is not None and len(merge_domain_of_sm))
     sides = _side_inputs(sr, cfg, sm_side, gpu.num_sms, trace.heap_bases, sm_side is not None or merging_on)
     merge = _merge_inputs(sides, cfg, merge_domain_of_sm if merging_on else None, merge_cap, gpu.num_sms,
-                          len(st.kind))
+                          len(st.kind), _gpc_offsets(sr, cfg, gpu.num_sms, trace.heap_bases))
     W = len(sr.warp_off) - 1
     N = len(sr.e_pc)
     n_sub = gpu.sub_partitions_per_sm

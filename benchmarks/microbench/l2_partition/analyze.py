@@ -16,6 +16,7 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[2]))
 FAR = 380  # cycles: between the two clusters (296 and 474 median)
 
 
@@ -89,6 +90,39 @@ def gf2_fit(bits: np.ndarray, y: np.ndarray):
     return x, consistent
 
 
+def gpc_line_latency(rounds, per_sm: np.ndarray) -> None:
+    """How much of a line's near latency (each SM's own distance taken out) belongs to the (GPC, line)
+    pair: the correlation of two timings of one line by SMs of one GPC and of different GPCs, and the
+    32 quantiles of the per-(GPC, line) mean (simgpu.memory.topology.H200_GPC_LINE_LATENCY)."""
+    from simgpu.memory.topology import H200_DISPATCH_UNITS
+
+    gpc = np.zeros(132, np.int64)
+    for g, sms in enumerate(H200_DISPATCH_UNITS):
+        gpc[list(sms)] = g
+    lat = np.array([r[1] for r in rounds], float)
+    sm = np.array([r[0][r[2]] for r in rounds])
+    res = np.where(lat <= FAR, lat - per_sm[sm], np.nan)
+    same, other = [], []
+    for i in range(len(rounds)):
+        for j in range(i + 1, len(rounds)):
+            m = ~np.isnan(res[i]) & ~np.isnan(res[j])
+            a, b = res[i][m] - np.nanmean(res[i]), res[j][m] - np.nanmean(res[j])
+            g = gpc[sm[i]][m] == gpc[sm[j]][m]
+            same.append(np.corrcoef(a[g], b[g])[0, 1])
+            other.append(np.corrcoef(a[~g], b[~g])[0, 1])
+    means = []
+    for g in range(len(H200_DISPATCH_UNITS)):
+        on = (gpc[sm] == g) & ~np.isnan(res)
+        cnt = on.sum(0)
+        means.append(np.where(on, res, 0).sum(0)[cnt >= 2] / cnt[cnt >= 2])
+    v = np.concatenate(means)
+    v -= v.mean()
+    q = np.percentile(v, (np.arange(32) + 0.5) / 32 * 100)
+    print(f"one line timed by two SMs: residuals correlate {np.mean(same):.2f} within a GPC, "
+          f"{np.mean(other):.2f} across GPCs; per-(GPC, line) offset over {len(v)} pairs: SD {v.std():.1f} "
+          f"cycles, 32 quantiles {np.rint(q).astype(int).tolist()}")
+
+
 def main() -> None:
     base, nl, rounds = load(sys.argv[1] if len(sys.argv) > 1 else HERE / "results" / "first_touch.bin.gz")
     lat = np.concatenate([r[1] for r in rounds])
@@ -102,6 +136,7 @@ def main() -> None:
     per_sm = np.array(sm_near_latency(rounds))
     print(f"per-SM median near latency: {per_sm.min()}-{per_sm.max()} cycles (mean {per_sm.mean():.1f}; "
           f"both SMs of a TPC within {np.abs(per_sm[0::2] - per_sm[1::2]).max()}): {per_sm.tolist()}")
+    gpc_line_latency(rounds, per_sm)
     addr = base + np.arange(nl, dtype=np.int64) * 128
     for page in np.unique(addr >> 21):
         sel = np.flatnonzero((home >= 0) & ((addr >> 21) == page))
