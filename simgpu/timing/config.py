@@ -208,6 +208,18 @@ class TimingConfig:
     # leave at the L1's tag rate.
     l1_miss_lines_per_cycle: float = 0.97
     l2_merge_window_hit_cycles: int = 13
+    # The longest an L2-hit request stays open (0: until its data leaves the L2, however loaded).
+    # l2_drift window.cu under its 1,024-sector burst, warm: the share of a TPC partner's misses d
+    # cycles late that merged was 1.0 / 0.72 / 0.71 / 0.51 / 0.30 / 0.09 / 0 at d = 0 / 25 / 50 / 75 /
+    # 100 / 200 / 300, which adds up to an equivalent window of ~90 cycles, the most measured. With
+    # 90 (2026-12-01, validation/l2_reads.py, side by side): 66 of 75 launches within 2 % (64
+    # without), mean |error| 1.34 % (1.69); col_major_read -17.1 -> +1.3 %, stencil3d -5.8 -> -3.7 %,
+    # but gemm_tiled +0.4 -> +2.7 % (its A groups merge less: simgpu already reads 4.5 % too much
+    # when only A is shared, l2_split), which would fail simgpu validate; 75: the same 66, gemm_tiled
+    # +2.9 %. Weighting each join by that curve instead (no hard end) gave 64, gemm_tiled +7.6 %:
+    # simgpu's lock-step CTAs a few cycles apart lose merges the H200 keeps. Off until gemm_tiled's
+    # A merging is understood.
+    l2_merge_window_hit_max_cycles: int = 0
     # A join also counts only as often as the two SMs' request streams are still in step: weight
     # 1 / (1 + (q_a + q_b) / (2 * this)), q = each SM's L1-miss lines in flight when it asked
     # (l2_merge.py). The H200 (benchmarks/microbench/l2_order, three chips, 2026-11-30): CTAs that

@@ -66,6 +66,7 @@ class MergeState(NamedTuple):
     # l2_merge_pending_window_hit)
     miss_gap: float  # cycles between two L1-miss lines leaving one SM (0: no limit)
     miss_free: np.ndarray  # per SM, when its next L1-miss line may leave (float64)
+    w_hit_max: np.int64  # an L2-hit request stays open at most this long (0: until its data leaves)
     line_off: np.ndarray  # per distinct line and GPC, its extra L2 latency (int16; [1, 1] zeros: off)
     sm_gpc: np.ndarray  # per SM, its GPC (the column of line_off)
 
@@ -73,7 +74,8 @@ class MergeState(NamedTuple):
 def merge_state(on: bool, sm_dom: np.ndarray, cap: int, w_hit: int, dram_mask: np.ndarray, n_groups: int,
                 n_lines: int, n_pc: int, together: bool = False, floor: int = 0, w_miss: int = 0,
                 q0: float = 0.0, pend_short: bool = False, miss_lines_per_cycle: float = 0.0,
-                line_off: np.ndarray | None = None, sm_gpc: np.ndarray | None = None) -> MergeState:
+                line_off: np.ndarray | None = None, sm_gpc: np.ndarray | None = None,
+                w_hit_max: int = 0) -> MergeState:
     """A fresh MergeState with empty tables and zero counts (and every SM's miss queue empty).
     line_off / sm_gpc: the (GPC, line) latency offsets (l2_sides.gpc_line_offsets); None: none."""
     sm_dom = np.asarray(sm_dom, np.int64)
@@ -84,7 +86,7 @@ def merge_state(on: bool, sm_dom: np.ndarray, cap: int, w_hit: int, dram_mask: n
                       np.zeros(n_pc, np.int64), np.zeros(n_pc, np.float64), np.zeros(1, np.int64), bool(together),
                       sm_dom, np.int64(floor), np.zeros(n_pc, np.int64), float(q0), bool(pend_short),
                       1.0 / miss_lines_per_cycle if miss_lines_per_cycle > 0 else 0.0,
-                      np.zeros(len(sm_dom), np.float64), np.asarray(line_off, np.int16),
+                      np.zeros(len(sm_dom), np.float64), np.int64(w_hit_max), np.asarray(line_off, np.int16),
                       np.asarray(sm_gpc, np.int64))
 
 
@@ -162,7 +164,8 @@ def answer_opened(mg, op_b, op_w, op_m, op_l, op_f, n_open, t, done, trip):
     `done`). A request stays open to joiners while its data has not left the L2: a joiner reaches
     the L2 about half an SM -> L2 round trip after its issue, the data gets back to the SM about
     half a round trip after it leaves, so the window closes `trip` (an unloaded near L2 hit's
-    latency) before `done`, or w_hit after t if that is later (module docstring). By the same
+    latency) before `done`, or w_hit after t if that is later (module docstring); a request that hits
+    in L2 at the latest w_hit_max after t (config l2_merge_window_hit_max_cycles, 0: no limit). By the same
     reckoning a DRAM fetch it started reaches the L2 then (fetch_ready: a later request that finds
     it still on its way is a pending miss, merge_step)."""
     end = done - trip
@@ -173,6 +176,8 @@ def answer_opened(mg, op_b, op_w, op_m, op_l, op_f, n_open, t, done, trip):
             if (op_m[i] >> b) & 1:
                 mg.rets[op_b[i], op_w[i], b] = done
                 mg.ends[op_b[i], op_w[i], b] = end
+                if mg.w_hit_max > 0 and not (op_f[i] >> b) & 1 and end > t + mg.w_hit_max:
+                    mg.ends[op_b[i], op_w[i], b] = t + mg.w_hit_max  # an L2 hit: at most w_hit_max
                 if mg.pend_short and (op_f[i] >> (4 + b)) & 1:
                     mg.ends[op_b[i], op_w[i], b] = t + mg.w_hit
             if (op_f[i] >> b) & 1:

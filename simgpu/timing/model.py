@@ -265,7 +265,8 @@ def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: 
                        len(g_li) if on else 0, n_lines if on else 1, n_pc,
                        together=cfg.l2_merge_release_together, floor=cfg.lat_l1_hit,
                        q0=cfg.l2_merge_inflight_half_lines, pend_short=cfg.l2_merge_pending_window_hit,
-                       miss_lines_per_cycle=cfg.l1_miss_lines_per_cycle, line_off=offsets[0], sm_gpc=offsets[1])
+                       miss_lines_per_cycle=cfg.l1_miss_lines_per_cycle, line_off=offsets[0], sm_gpc=offsets[1],
+                       w_hit_max=cfg.l2_merge_window_hit_max_cycles)
 
 
 def _dim3(x):

@@ -66,3 +66,19 @@ def test_a_line_merges_when_it_leaves_not_when_its_load_issues(backlog, merged):
     q.load(0, 0, [200])
     q.load(0, 1, [200])
     assert q.merged == merged
+
+
+@pytest.mark.parametrize("w_hit_max, join_at, merged", [(0, 1500, 1), (90, 80, 1), (90, 100, 0)])
+def test_an_l2_hit_request_stays_open_at_most_w_hit_max(w_hit_max, join_at, merged):
+    """config l2_merge_window_hit_max_cycles: a hit request whose data is back 2,000 cycles after it
+    opened (a loaded L2) stays open until 280 cycles before that, or at most w_hit_max."""
+    q = Loads(0.0)
+    q.mg = q.mg._replace(w_hit_max=np.int64(w_hit_max))
+    scratch = q.scratch
+    one = np.zeros(1, np.int64)
+    info = np.full(1, 1 | (1 << 4), np.int64)
+    _, _, _, n_open, _, _ = load_lines(0, 0, 0, 0, 0, 0, 0, one, one, np.zeros(1, np.int8), info, q.copy_at,
+                                       q.back, q.dram_left, LATS, True, True, q.mg, *scratch, 0.0)
+    answer_opened(q.mg, *scratch, n_open, 0, 2000, TRIP)
+    q.load(join_at, 1, [0])  # SM 1, same merge domain
+    assert q.merged == merged
