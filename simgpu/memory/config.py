@@ -56,13 +56,24 @@ class MemoryConfig:
     shared_carveouts_kb: tuple[int, ...] = (0, 8, 16, 32, 64, 100, 132, 164, 196, 228)
     # [H200] 1 KB reserved per CTA ([CALIB] launch__shared_mem_per_block_driver = 1024)
     shared_reserved_per_cta: int = 1 * KB
-    # A kernel without shared memory gets the carveout that holds this many times its thread-limited
-    # CTAs per SM (at most max_ctas_per_sm) x the reserved 1 KB: every such recorded launch
-    # (launch__shared_mem_config_size): 256 threads -> 32 KB (80 launches), 512 -> 16 KB, 1,024 ->
-    # 8 KB (sass_probes reread_big, reread), 32 -> 32 KB ([L2HIT] l1_size.cu, whose sweep also shows
-    # the 224 KB of L1 that leaves). Kernels with shared memory get the smallest carveout that holds
-    # their CTAs (the driver often picks a larger one; its rule is not known, shared_carveout).
+    # The carveout the driver picks (driver_carveout), from 180 launches whose
+    # launch__shared_mem_config_size ncu recorded ([CALIB], validation/, benchmarks/microbench; [L2HIT]
+    # carveout.cu: 72 launches of 9 block sizes x 8 dynamic shared-memory sizes): 169 reproduced.
+    # * No shared memory: room for zero_shared_carveout_factor x the thread-limited CTAs (at most
+    #   max_ctas_per_sm) x the reserved 1 KB: 256 threads -> 32 KB (80 launches), 512 -> 16 KB,
+    #   1,024 -> 8 KB, 32 -> 32 KB (l1_size.cu, whose sweep shows the 224 KB of L1 that leaves).
+    # * Shared memory: room for shared_carveout_ctas_factor x the CTAs the other limits (threads,
+    #   registers, blocks) allow, at most max_ctas_per_sm, each with its shared memory + 1 KB, where
+    #   that fits shared_carveout_double_limit_kb; else room for those CTAs once; else as many as the
+    #   largest carveout holds. gemm_tiled (8 CTAs x 3 KB): 48 KB -> 64; transpose 8 x 5 KB -> 100;
+    #   paged_decode 12 x 5.1 KB: 123 KB -> 132; 256 threads x 12 KB: 2 x 8 x 13 KB is over 132, so
+    #   8 x 13 KB -> 132.
+    # * Not reproduced (11 of 180): 1,024-thread blocks with shared memory get room for their 2 CTAs
+    #   once, not twice (5 launches); 128-thread blocks with 32-64 B of shared memory get 32 KB, not 64
+    #   (3); 192 x 6 KB, 512 x 24 KB and 768 x 40 KB get 132 KB, not 100 (3).
     zero_shared_carveout_factor: int = 4
+    shared_carveout_ctas_factor: int = 2
+    shared_carveout_double_limit_kb: int = 132
     # Associativity and replacement are not documented; LRU is assumed. 32 sets (a power of two)
     # indexed by the XOR of the line number's 5-bit groups (l1.l1_set_of), the ways whatever the
     # carveout leaves (224 KB: 56 ways; 248 KB: 62). [L2HIT] l1_size.cu swept 128-256 KB at strides
@@ -162,11 +173,23 @@ class MemoryConfig:
                 return c * KB
         raise ValueError(f"shared memory need of {need_bytes} B exceeds the largest carveout")
 
-    def zero_shared_carveout(self, threads_per_cta: int, max_threads_per_sm: int, max_ctas_per_sm: int) -> int:
-        """The carveout (bytes) the driver gives a kernel without shared memory (zero_shared_carveout_factor)."""
-        ctas = min(self.zero_shared_carveout_factor * max(1, max_threads_per_sm // max(1, threads_per_cta)),
-                   max_ctas_per_sm)
-        return self.shared_carveout(ctas * self.shared_reserved_per_cta)
+    def driver_carveout(self, shared_per_cta: int, threads_per_cta: int, ctas_other: int,
+                        max_threads_per_sm: int, max_ctas_per_sm: int) -> int:
+        """The carveout (bytes) the driver gives a launch (see shared_carveout_ctas_factor): shared_per_cta
+        its static + dynamic shared memory per CTA, ctas_other the CTAs per SM its threads,
+        registers and the block limit allow."""
+        reserved = self.shared_reserved_per_cta
+        largest = max(self.shared_carveouts_kb) * KB
+        if shared_per_cta <= 0:
+            ctas = min(self.zero_shared_carveout_factor * max(1, max_threads_per_sm // max(1, threads_per_cta)),
+                       max_ctas_per_sm)
+            return self.shared_carveout(ctas * reserved)
+        per_cta = shared_per_cta + reserved
+        twice = min(self.shared_carveout_ctas_factor * ctas_other, max_ctas_per_sm) * per_cta
+        if twice <= self.shared_carveout_double_limit_kb * KB:
+            return self.shared_carveout(twice)
+        ctas = min(ctas_other, max(1, largest // per_cta))
+        return self.shared_carveout(min(ctas * per_cta, largest))
 
     def l1_bytes(self, carveout_bytes: int) -> int:
         return self.l1_shared_unified_bytes - carveout_bytes

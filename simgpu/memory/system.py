@@ -143,20 +143,23 @@ class MemorySystem:
     def begin_kernel(self, shared_bytes_per_cta: int, ctas_per_sm: int, warm: bool = False, *,
                      carveout_bytes: int | None = None, local_bytes_per_thread: int | None = None,
                      code_bytes: int = 0, code_key: object = None, heap_bases=None,
-                     threads_per_cta: int | None = None) -> None:
+                     threads_per_cta: int | None = None, ctas_other: int | None = None) -> None:
         """Configure L1 for the launch's shared-memory carveout, flush the caches unless warm, and count
         the DRAM reads of its machine code (code_bytes) and launch constants: on every cold launch, on
         a warm one only the first time code_key (the kernel) runs since the caches were last flushed.
-        threads_per_cta: a kernel without shared memory then gets the driver's carveout for it
-        (config.zero_shared_carveout); else the smallest that holds its CTAs. heap_bases: the first
+        threads_per_cta: the launch then gets the carveout the driver picks (config.driver_carveout,
+        with ctas_other the CTAs per SM its threads, registers and the block limit allow; default
+        ctas_per_sm); else the smallest that holds its CTAs. heap_bases: the first
         byte of each global allocation, so that a line's L2 home partition is taken from its offset
         in its allocation (l2.line_in_allocation)."""
         c = self.cfg
         starts = [] if heap_bases is None else list(np.asarray(heap_bases, np.int64) >> 7)
         self.heap_lines = np.unique(np.asarray(starts + [c.local_base >> 7], np.int64))
-        if carveout_bytes is None and shared_bytes_per_cta == 0 and threads_per_cta:
-            carveout_bytes = c.zero_shared_carveout(threads_per_cta, int(self.gpu.limits.max_threads_per_sm),
-                                                    int(self.gpu.limits.max_ctas_per_sm))
+        if carveout_bytes is None and threads_per_cta:
+            lim = self.gpu.limits
+            carveout_bytes = c.driver_carveout(shared_bytes_per_cta, threads_per_cta,
+                                               ctas_per_sm if ctas_other is None else ctas_other,
+                                               int(lim.max_threads_per_sm), int(lim.max_ctas_per_sm))
         if carveout_bytes is None:
             need = ctas_per_sm * (shared_bytes_per_cta + c.shared_reserved_per_cta)
             carveout_bytes = c.shared_carveout(need)

@@ -225,7 +225,8 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                             local_bytes_per_thread=lk.local_size,
                             code_bytes=machine.code_bytes if machine is not None
                             else len(lk.instructions) * memsys.cfg.instruction_bytes,
-                            code_key=id(lk), heap_bases=dev.heap.bases, threads_per_cta=threads)
+                            code_key=id(lk), heap_bases=dev.heap.bases, threads_per_cta=threads,
+                            ctas_other=min(v for k, v in occ.by_limit.items() if k != "shared memory"))
     n_ctas = g[0] * g[1] * g[2]
     bar = None
     if progress is not False:

@@ -84,9 +84,38 @@ def l1_sweep() -> None:
         print(f"{stride:8d} {smem:8d} {int(cfg) // 1024:8d}K | " + " ".join(f"{v.get(s, float('nan')):6.2f}" for s in sizes))
 
 
+def carveouts() -> None:
+    """carveout.cu: the driver's carveout per launch beside results/carveout_predicted.txt (the first
+    rule, written before the run) and simgpu's driver_carveout now."""
+    sys.path.insert(0, str(HERE.parents[2]))
+    from simgpu.memory.config import MemoryConfig
+
+    txt = (HERE / "results" / "carveout_ncu.csv").read_text()
+    rows = [r for r in csv.DictReader(io.StringIO(txt[txt.find('"ID"'):])) if r["ID"].isdigit()]
+    launches = [ln.split() for ln in (HERE / "results" / "carveout_launches.txt").read_text().splitlines()
+                if ln[:1].isdigit()]
+    before = {(int(a), int(b)): int(c) for a, b, c in
+              (ln.split() for ln in (HERE / "results" / "carveout_predicted.txt").read_text().splitlines()
+               if ln[:1].isdigit())}
+    cfg = MemoryConfig()
+    hits_before = hits_now = 0
+    print("\ncarveout.cu: threads, dynamic shared bytes -> H200 / predicted before the run / simgpu now (KB)")
+    for r, (t, sh) in zip(rows, launches):
+        t, sh = int(t), int(sh)
+        ctas = min(int(r[f"launch__occupancy_limit_{k}"]) for k in ("registers", "warps", "blocks"))
+        real = int(r["launch__shared_mem_config_size"].replace(",", "")) // 1024
+        now = cfg.driver_carveout(sh, t, ctas, 2048, 32) // 1024
+        hits_before += before[(t, sh)] == real
+        hits_now += now == real
+        if now != real:
+            print(f"  {t:5d} {sh:6d} -> {real:4d} / {before[(t, sh)]:4d} / {now:4d}")
+    print(f"  reproduced: {hits_before} of {len(rows)} before the run, {hits_now} now")
+
+
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sim", action="store_true", help="simulate the launches too")
     a = ap.parse_args()
     composition(simulate() if a.sim else None)
     l1_sweep()
+    carveouts()
