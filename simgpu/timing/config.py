@@ -217,8 +217,10 @@ class TimingConfig:
     # but gemm_tiled +0.4 -> +2.7 % (its A groups merge less: simgpu already reads 4.5 % too much
     # when only A is shared, l2_split), which would fail simgpu validate; 75: the same 66, gemm_tiled
     # +2.9 %. Weighting each join by that curve instead (no hard end) gave 64, gemm_tiled +7.6 %:
-    # simgpu's lock-step CTAs a few cycles apart lose merges the H200 keeps. Off until gemm_tiled's
-    # A merging is understood.
+    # simgpu's lock-step CTAs a few cycles apart lose merges the H200 keeps. A like limit of 400 / 800
+    # cycles on DRAM-fetch requests left gemm_naive at -8.9 / -9.1 % (its A rows merge within a few
+    # cycles: lock step, not long windows), and this limit with l2_sm_latency on as well gave
+    # gemm_tiled +11.1 %. Off until gemm_tiled's A merging is understood.
     l2_merge_window_hit_max_cycles: int = 0
     # A join also counts only as often as the two SMs' request streams are still in step: weight
     # 1 / (1 + (q_a + q_b) / (2 * this)), q = each SM's L1-miss lines in flight when it asked
