@@ -108,6 +108,12 @@ def l1_set_of(line, nsets):
 
 
 @njit(cache=True, inline="always")
+def _far(sm_side, sm, line, heap_lines):
+    """Whether SM sm sits on the side away from the line's home L2 partition (no sides: never)."""
+    return sm_side.shape[0] > 0 and sm_side[sm] != home_partition(line_in_allocation(line, heap_lines))
+
+
+@njit(cache=True, inline="always")
 def _l1_find(tags, sm, s, line, ways):
     for w in range(ways):
         if tags[sm, s, w] == line:
@@ -177,11 +183,9 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
     path (simgpu.timing.store_lines) in time from these.
     """
     merging = merge_dom.shape[0] > 0
-    sides = sm_side.shape[0] > 0
     for i in range(n):
         sm = warp_sm[g_warp[i]]
         line = g_line[i]
-        far = sides and sm_side[sm] != home_partition(line_in_allocation(line, heap_lines))
         m = np.int64(g_mask[i])
         cnt = popcount4(m)
         l1h = np.int64(0)
@@ -202,7 +206,8 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             ctr[C_L1_MISS] += cnt
             kind = L2_ATOM if op == OP_ATOM else L2_RED
             l2h = l2_access(kind, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
-                      l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, far)
+                      l2_nsets, fetch_pair, write_hit, l2_stamp, ctr,
+                      _far(sm_side, sm, line, heap_lines))
         elif op == OP_ST or op == OP_LOCAL_ST:
             if l1_ways > 0:
                 s = l1_set_of(line, l1_tags.shape[1])
@@ -228,7 +233,8 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             ctr[C_L1_HIT] += h
             ctr[C_L1_MISS] += cnt - h
             l2h = l2_access(L2_WRITE, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
-                            l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, far)
+                            l2_nsets, fetch_pair, write_hit, l2_stamp, ctr,
+                            _far(sm_side, sm, line, heap_lines))
         else:  # loads (global and local)
             miss = m
             if l1_ways > 0 and op == OP_LD_LAST_USE:
@@ -266,13 +272,15 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                 ctr[C_L2_READ_MERGED] += popcount4(merged)
                 if send:
                     l2h = l2_access(L2_READ, line, send, l2_tags, l2_valid, l2_dirty, l2_lru,
-                                    l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, far)
+                                    l2_nsets, fetch_pair, write_hit, l2_stamp, ctr,
+                                    _far(sm_side, sm, line, heap_lines))
                     mt_hit[slot] = np.int64(mt_hit[slot]) | l2h
                 l2h = l2h | (merged & np.int64(mt_hit[slot]))
                 g_info[i] = miss | (send << 4) | (l2h << 8) | (m << 12)
             elif miss:
                 l2h = l2_access(L2_READ, line, miss, l2_tags, l2_valid, l2_dirty, l2_lru,
-                                l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, far)
+                                l2_nsets, fetch_pair, write_hit, l2_stamp, ctr,
+                                _far(sm_side, sm, line, heap_lines))
                 g_info[i] = miss | (miss << 4) | (l2h << 8) | (m << 12)
         w_l1_hit[g_warp[i]] += popcount4(l1h)
         w_l2_hit[g_warp[i]] += popcount4(l2h)

@@ -18,6 +18,7 @@ from simgpu.stats.data_pipe import shared_pipe_extra_wavefronts
 from simgpu.stats.report import LaunchReport, build_per_pc
 from simgpu.stats.trace import ExecutionTrace
 from simgpu.timing.config import default_config
+from simgpu.timing.isa import if_convertible_branches
 
 _PARAM_KIND = {"u8": "u", "u16": "u", "u32": "u", "u64": "u", "s8": "i", "s16": "i", "s32": "i", "s64": "i",
                "f16": "f", "f32": "f", "f64": "f", "b8": "b", "b16": "b", "b32": "b", "b64": "b"}
@@ -329,7 +330,7 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
         # shuffles, %tid reads, ... ride the shared data pipe too (stats/data_pipe.py)
         metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"] += float(shared_pipe_extra_wavefronts(
             lk.instructions, stats.per_pc_warps, lk.mem_class, lk.target, -(-threads // 32),
-            max_shadow=default_config().if_convert_max_instructions))
+            converted=if_convertible_branches(lk, default_config().if_convert_max_instructions)))
     metrics.update(_instruction_metrics(stats))
     if timing_result is not None:
         metrics.update(timing_result.metrics)

@@ -78,23 +78,17 @@ def _shared_access_follows(instructions, mem_class, target) -> set[int]:
     return found
 
 
-def _predicated_shared_shadows(instructions, mem_class, target, max_shadow: int) -> dict[int, int]:
-    """Guarded forward branches that ptxas if-converts (a shadow of at most max_shadow straight-line
-    instructions, none a branch, call, exit or barrier, nor a label another branch jumps to) whose
-    shadow holds shared loads or stores and no other memory access: branch pc -> those loads and
-    stores (module docstring)."""
+def _predicated_shared_shadows(instructions, mem_class, target, converted) -> dict[int, int]:
+    """Of the branches ptxas if-converts (`converted`, timing.isa.if_convertible_branches), those whose
+    shadow holds shared loads or stores and no other memory access, and no label another branch
+    jumps to (so the warps at the next pc are the ones that did not skip it): branch pc -> those
+    loads and stores (module docstring)."""
     n = len(instructions)
     targets = {int(target[pc]) for pc in range(n) if instructions[pc].opcode == "bra"}
     out = {}
-    for pc, ins in enumerate(instructions):
-        if ins.opcode != "bra" or ins.guard is None:
-            continue
-        tgt = int(target[pc])
-        if not pc + 1 < tgt <= pc + 1 + max_shadow or tgt > n:
-            continue
-        shadow = range(pc + 1, tgt)
-        if any(instructions[q].opcode in ("bra", "call", "ret", "exit", "trap", "bar", "barrier")
-               or q in targets for q in shadow):
+    for pc in converted:
+        shadow = range(pc + 1, int(target[pc]))
+        if any(q in targets for q in shadow):
             continue
         classes = [mem_class[q] for q in shadow if mem_class[q] is not None]
         if classes and all(c in ("shared_ld", "shared_st") for c in classes):
@@ -103,16 +97,15 @@ def _predicated_shared_shadows(instructions, mem_class, target, max_shadow: int)
 
 
 def shared_pipe_extra_wavefronts(instructions, per_pc_warps, mem_class, target, warps_per_cta: int,
-                                 max_shadow: int = 8) -> int:
+                                 converted=frozenset()) -> int:
     """Wavefronts of the shared data pipe that are not shared loads, stores or atomics (module
     docstring): shuffles, S2R reads, cp.async instructions, one per CTA and barrier that is followed by
     shared accesses, and shared loads and stores ptxas predicated off. instructions: the kernel's PTX
     instructions by pc; per_pc_warps: the warps that executed each; mem_class: each pc's instruction
     class ("ldgsts" for cp.async); target: each branch's target pc; warps_per_cta: the warps of one
-    CTA; max_shadow: the longest branch shadow ptxas if-converts (timing config
-    if_convert_max_instructions)."""
+    CTA; converted: the branch pcs ptxas if-converts (timing.isa.if_convertible_branches)."""
     total = 0
-    for b, accesses in _predicated_shared_shadows(instructions, mem_class, target, max_shadow).items():
+    for b, accesses in _predicated_shared_shadows(instructions, mem_class, target, converted).items():
         skipped = int(per_pc_warps[b]) - int(per_pc_warps[b + 1])  # warps none of whose lanes ran it
         total += max(0, skipped) * accesses
     for b in _shared_access_follows(instructions, mem_class, target):

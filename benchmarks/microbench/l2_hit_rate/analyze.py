@@ -9,13 +9,15 @@ L1 size sweep (l1_size.cu).
 from __future__ import annotations
 
 import argparse
-import csv
-import io
 import json
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[2] / "validation"))
+sys.path.insert(0, str(HERE.parents[2]))
+from simgpu.crosscheck.ncu import parse_ncu_csv  # noqa: E402
+
 P = "lts__t_sectors_"
 
 
@@ -68,14 +70,18 @@ def simulate() -> dict:
     return out
 
 
+def ncu_rows(name: str) -> list[dict]:
+    """The metrics of each launch in results/NAME (ncu --csv --page raw), in launch order."""
+    return [launch.metrics for launch in parse_ncu_csv((HERE / "results" / name).read_text())]
+
+
 def l1_sweep() -> None:
-    txt = (HERE / "results" / "l1_size_ncu.csv").read_text()
-    rows = [r for r in csv.DictReader(io.StringIO(txt[txt.find('"ID"'):])) if r["ID"].isdigit()]
+    rows = ncu_rows("l1_size_ncu.csv")
     launches = [ln.split() for ln in (HERE / "results" / "l1_size_launches.txt").read_text().splitlines()
                 if ln[:1].isdigit()]
     table: dict[tuple, dict] = {}
     for r, (lines, stride, _, smem) in zip(rows, launches):
-        key = (int(stride), int(smem), r["launch__shared_mem_config_size"].replace(",", ""))
+        key = (int(stride), int(smem), int(r["launch__shared_mem_config_size"]))
         table.setdefault(key, {})[int(lines) * 128 // 1024] = float(r["l1tex__t_sector_hit_rate.pct"])
     sizes = sorted({k for v in table.values() for k in v})
     print("\nL1 hit % of a 132-SM sweep, 8 rounds (87.5 = every round after the first hits)")
@@ -87,11 +93,9 @@ def l1_sweep() -> None:
 def carveouts() -> None:
     """carveout.cu: the driver's carveout per launch beside results/carveout_predicted.txt (the first
     rule, written before the run) and simgpu's driver_carveout now."""
-    sys.path.insert(0, str(HERE.parents[2]))
     from simgpu.memory.config import MemoryConfig
 
-    txt = (HERE / "results" / "carveout_ncu.csv").read_text()
-    rows = [r for r in csv.DictReader(io.StringIO(txt[txt.find('"ID"'):])) if r["ID"].isdigit()]
+    rows = ncu_rows("carveout_ncu.csv")
     launches = [ln.split() for ln in (HERE / "results" / "carveout_launches.txt").read_text().splitlines()
                 if ln[:1].isdigit()]
     before = {(int(a), int(b)): int(c) for a, b, c in
@@ -103,7 +107,7 @@ def carveouts() -> None:
     for r, (t, sh) in zip(rows, launches):
         t, sh = int(t), int(sh)
         ctas = min(int(r[f"launch__occupancy_limit_{k}"]) for k in ("registers", "warps", "blocks"))
-        real = int(r["launch__shared_mem_config_size"].replace(",", "")) // 1024
+        real = int(r["launch__shared_mem_config_size"]) // 1024
         now = cfg.driver_carveout(sh, t, ctas, 2048, 32) // 1024
         hits_before += before[(t, sh)] == real
         hits_now += now == real

@@ -6,21 +6,22 @@
 
 from __future__ import annotations
 
-import csv
-import io
+import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[2]))
+from simgpu.crosscheck.ncu import parse_ncu_csv  # noqa: E402
+
 P = "lts__t_sectors_"
 
 
 def main() -> None:
-    txt = (HERE / "results" / "ncu.csv").read_text()
-    rows = [r for r in csv.DictReader(io.StringIO(txt[txt.find('"ID"'):])) if r["ID"].isdigit()]
+    rows = [launch.metrics for launch in parse_ncu_csv((HERE / "results" / "ncu.csv").read_text())]
     launches = [ln.split() for ln in (HERE / "results" / "launches.txt").read_text().splitlines() if ln.strip()]
 
     def f(r, k):
-        return float(r[k].replace(",", ""))
+        return float(r[k])
 
     print(f"{'kernel':16s} {'CTAs':>5s} {'bytes':>9s} {'spin':>7s} | {'sectors':>8s} {'hits':>8s} | {'tex':>7s} "
           f"{'fabric':>7s} {'gcc':>4s} | {'membar':>7s} {'of them fabric':>14s} {'sysmem':>7s} | {'ns':>7s}")
