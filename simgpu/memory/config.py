@@ -23,6 +23,8 @@ Sources referred to below:
   [L2PART]    benchmarks/microbench/l2_partition (H200, 2026-11-30): each SM's side, a line's home.
   [L2HIT]     benchmarks/microbench/l2_hit_rate (ncu on the H200, 2026-12-01): the L2 sectors by
               source unit (tex, ltcfabric, gcc), operation and lookup result.
+  [L2CAP]     benchmarks/microbench/l2_capacity (ncu on the H200, 2026-12-01): what takes the L2's
+              room (reads twice, writes then reads, vector adds of 16-72 MB).
 """
 
 from __future__ import annotations
@@ -96,10 +98,14 @@ class MemoryConfig:
 
     # --- L2 (one per GPU) ---------------------------------------------------------------------
     l2_bytes: int = 62_914_560  # [H200] device query
-    # Assumed: 16-way LRU, one unified cache. The real L2 is two partitions with an address hash
-    # over slices; data homed in the far partition can also be cached near the requesting SM
-    # ([A100-WP]), which lowers the effective capacity. We model one cache of the full size with a
-    # simple XOR-folded set hash (no pathological power-of-two strides); see l2.py.
+    # Two partitions of half the size each ([HOPPER-WP]), 16-way LRU sets (ways assumed), an XOR-folded
+    # set hash (no pathological power-of-two strides; the real slice hash is not published). A line
+    # lives in its home partition; the other side's copies take room in theirs ([L2CAP]): 132 SMs
+    # reading R MB twice miss nothing in the second pass up to 32 MB and half of it at 44 MB (home
+    # lines + the far half's copies = 1.5 R > 60 MB), one SM reading R twice misses its near-homed
+    # half from 40 MB on (R of home lines and copies in its 30 MB partition) while the far half
+    # hits at home; an SM that wrote a line far from home reads it back from its own side (the
+    # write left a copy). simgpu, same launches: DRAM reads within 0-11 % at every size (l2.py).
     l2_ways: int = 16
     l2_partitions: int = 2  # [HOPPER-WP]
     # The partition each SM sits beside ([L2PART]: benchmarks/microbench/l2_partition; the line's home
@@ -115,6 +121,13 @@ class MemoryConfig:
     # + 131,072 writes give lts__t_sector_hit_rate 53.6 %, impossible unless the writes hit); we count
     # every write sector as a hit.
     l2_write_counts_as_hit: bool = True
+    # What ncu's cold start leaves in the L2 ([L2CAP]): kernels that only read write ~2.3 MB to DRAM
+    # once they stream more than ~44 MB (2,375,424-2,461,440 B in seven launches of 44-64 MB, median
+    # 2,416,384), and a write-then-read kernel writes back all it wrote plus 2.27 MB: lines ncu's
+    # replay (save/restore of the kernel's memory, then the flush) leaves dirty. simgpu starts a cold
+    # launch with this many bytes of dirty lines, the oldest of their sets, spread evenly over both
+    # partitions (not at any address a kernel can touch). Warm launches keep what the last left.
+    l2_dirty_bytes_at_cold_start: int = 2_416_384
     # DRAM fetch granularity on an L2 read miss: the aligned 64-byte sector pair ([LIMIT] default;
     # [CALIB] strided_copy_s32 reads one sector per 128-byte line and DRAM reads 64 B per sector:
     # 67,115,776 B for 1,048,576 sectors, while s8 reading whole lines reads 32 B per sector).

@@ -108,9 +108,13 @@ def l1_set_of(line, nsets):
 
 
 @njit(cache=True, inline="always")
-def _far(sm_side, sm, line, heap_lines):
-    """Whether SM sm sits on the side away from the line's home L2 partition (no sides: never)."""
-    return sm_side.shape[0] > 0 and sm_side[sm] != home_partition(line_in_allocation(line, heap_lines))
+def _l2_at(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr, side, parts,
+           heap_lines):
+    """l2_access with the line placed by its offset in its allocation (home partition and set, so
+    that neither depends on where earlier allocations put the array: l2.line_in_allocation)."""
+    rel = line_in_allocation(line, heap_lines) if heap_lines.shape[0] > 0 else line
+    return l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr,
+                     home_partition(rel) if parts > 1 else 0, side, parts, rel)
 
 
 @njit(cache=True, inline="always")
@@ -183,8 +187,10 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
     path (simgpu.timing.store_lines) in time from these.
     """
     merging = merge_dom.shape[0] > 0
+    parts = 2 if sm_side.shape[0] > 0 else 1
     for i in range(n):
         sm = warp_sm[g_warp[i]]
+        side = sm_side[sm] if parts > 1 else 0
         line = g_line[i]
         m = np.int64(g_mask[i])
         cnt = popcount4(m)
@@ -205,9 +211,8 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                     l1_valid[sm, s, w] = np.int64(l1_valid[sm, s, w]) & ~m & 15
             ctr[C_L1_MISS] += cnt
             kind = L2_ATOM if op == OP_ATOM else L2_RED
-            l2h = l2_access(kind, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
-                      l2_nsets, fetch_pair, write_hit, l2_stamp, ctr,
-                      _far(sm_side, sm, line, heap_lines))
+            l2h = _l2_at(kind, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
+                      l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, heap_lines)
         elif op == OP_ST or op == OP_LOCAL_ST:
             if l1_ways > 0:
                 s = l1_set_of(line, l1_tags.shape[1])
@@ -232,9 +237,8 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             h = popcount4(l1h)
             ctr[C_L1_HIT] += h
             ctr[C_L1_MISS] += cnt - h
-            l2h = l2_access(L2_WRITE, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
-                            l2_nsets, fetch_pair, write_hit, l2_stamp, ctr,
-                            _far(sm_side, sm, line, heap_lines))
+            l2h = _l2_at(L2_WRITE, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
+                            l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, heap_lines)
         else:  # loads (global and local)
             miss = m
             if l1_ways > 0 and op == OP_LD_LAST_USE:
@@ -271,16 +275,14 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                 merged = miss & ~send
                 ctr[C_L2_READ_MERGED] += popcount4(merged)
                 if send:
-                    l2h = l2_access(L2_READ, line, send, l2_tags, l2_valid, l2_dirty, l2_lru,
-                                    l2_nsets, fetch_pair, write_hit, l2_stamp, ctr,
-                                    _far(sm_side, sm, line, heap_lines))
+                    l2h = _l2_at(L2_READ, line, send, l2_tags, l2_valid, l2_dirty, l2_lru,
+                                    l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, heap_lines)
                     mt_hit[slot] = np.int64(mt_hit[slot]) | l2h
                 l2h = l2h | (merged & np.int64(mt_hit[slot]))
                 g_info[i] = miss | (send << 4) | (l2h << 8) | (m << 12)
             elif miss:
-                l2h = l2_access(L2_READ, line, miss, l2_tags, l2_valid, l2_dirty, l2_lru,
-                                l2_nsets, fetch_pair, write_hit, l2_stamp, ctr,
-                                _far(sm_side, sm, line, heap_lines))
+                l2h = _l2_at(L2_READ, line, miss, l2_tags, l2_valid, l2_dirty, l2_lru,
+                                l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, heap_lines)
                 g_info[i] = miss | (miss << 4) | (l2h << 8) | (m << 12)
         w_l1_hit[g_warp[i]] += popcount4(l1h)
         w_l2_hit[g_warp[i]] += popcount4(l2h)

@@ -1,10 +1,10 @@
 """L2 cache: sectored, set-associative, LRU, write-back, write-allocate; one per GPU, in two partitions.
 
-State is plain NumPy arrays (numba-friendly):
+State is plain NumPy arrays (numba-friendly); with two partitions the first nsets/2 sets are
+partition 0's, the rest partition 1's:
     tags  int64[sets, ways]   line address (addr >> 7), -1 = empty way
-    valid uint8[sets, ways]   bits 0-3: sectors valid in the line's home partition; bits 4-7: sectors
-                              of which the other partition holds a copy (see "partitions" below)
-    dirty uint8[sets, ways]   4-bit mask of dirty sectors
+    valid uint8[sets, ways]   4-bit mask of valid sectors
+    dirty uint8[sets, ways]   4-bit mask of dirty sectors (only home entries get dirty)
     lru   int64[sets, ways]   last-use stamp (larger = more recent)
 Per-access logic is a small loop over the ways of one set (``l2_access``), compiled with numba.
 
@@ -16,21 +16,27 @@ Policies (see config.py for sources):
   sectors become valid + dirty. Counted as hits when ``write_hit`` (ncu behaviour, config.py).
 * atomic / reduction: read-modify-write at L2: hits/misses and DRAM fetch like a read, then dirty.
 * eviction (LRU way of the set, empty ways first): dirty sectors are written to DRAM (32 B each).
-* set index: XOR-fold of the line address modulo the number of sets (stands in for the real,
-  undocumented slice/set hash; avoids pathological power-of-two strides).
+* set index: XOR-fold of the line's offset in its allocation (``set_line``) modulo the sets of a
+  partition (stands in for the real, undocumented slice/set hash; no pathological power-of-two
+  strides; the offset, not the address, so that a kernel's evictions do not depend on where earlier
+  allocations put its arrays; line i of every array shares a set, which only matters for kernels
+  with more than 16 arrays hot at one offset).
+* a cold launch starts with ncu's leftover dirty lines (``seed_dirty``, config.py).
 
-Partitions (measured, benchmarks/microbench/l2_partition and l2_hit_rate): the H200's L2 is two
-halves; a line lives in its home partition (`home_partition`), an SM talks to the partition on its
-side (memory/topology.H200_L2_SIDE). A request from the other side is looked up first in the near
-partition, which keeps copies of lines its side read: a copy hit is a tex hit; otherwise it is a tex
-miss and goes over the L2 fabric to the home partition (a `ltcfabric` lookup there, hit or miss; a
-miss reads DRAM), and the near partition keeps a copy of what came back. Writes and atomics from the
-far side are forwarded to the home partition (a fabric lookup each); a write or atomic from the home
-side drops the far side's copy of its sectors. ncu counts the fabric lookups in lts__t_sectors and
-in every L2 hit rate (l2_hit_rate README: gemm_cp_async's read hit rate 82.7 % = tex and fabric
-reads, 85.3 % tex alone). Which sectors come from DRAM does not change; the copies take no capacity
-of their own here (they live in the home line's entry), so kernels that stream more than ~30 MB
-through both sides keep copies the H200 would have evicted.
+Partitions (measured, benchmarks/microbench/l2_partition, l2_hit_rate, l2_capacity): the H200's L2
+is two halves of 30 MB; a line lives in its home partition (`home_partition`), an SM talks to the
+partition on its side (memory/topology.H200_L2_SIDE). A read from the other side is looked up first
+in the near partition, which keeps copies of lines its side read or wrote: a copy hit is a tex hit;
+otherwise it is a tex miss and goes over the L2 fabric to the home partition (a `ltcfabric` lookup
+there, hit or miss; a miss reads DRAM into the home entry), and the near partition keeps a copy of
+what came back. Writes from the far side are forwarded home (a fabric lookup each) and leave a
+clean copy beside the writer; atomics from the far side are performed at home; a home-side write
+or any atomic drops the other side's copy of its sectors. Copies are entries of their own: they
+take room in the near partition and are evicted like any line there (a copy is clean: evicting it
+writes nothing), so one side streaming more than 30 MB evicts its own near-homed lines while the
+far-homed ones stay at home, and reading R MB from both sides fills 1.5 R MB (l2_capacity). ncu
+counts the fabric lookups in lts__t_sectors and in every L2 hit rate (l2_hit_rate README:
+gemm_cp_async's read hit rate 82.7 % = tex and fabric reads, 85.3 % tex alone).
 """
 
 from __future__ import annotations
@@ -117,34 +123,29 @@ def l2_set_of(line, nsets):
     return h % nsets
 
 
-@njit(cache=True)
-def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr, far=False):
-    """One L2 lookup of the sectors ``m`` (4-bit mask) of ``line`` by an SM on the side away from the
-    line's home partition (``far``) or on its side; updates state and counters (module docstring).
-
-    Returns the mask of sectors served without DRAM (a read's, an atomic's) or counted as write hits.
-    """
-    line = np.int64(line)
-    m = np.int64(m)
-    s = l2_set_of(line, nsets)
-    ways = tags.shape[1]
-    way = -1
-    for w in range(ways):
+@njit(cache=True, inline="always")
+def _find(tags, s, line):
+    for w in range(tags.shape[1]):
         if tags[s, w] == line:
-            way = w
-            break
+            return w
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _entry(tags, valid, dirty, lru, s, line, stamp, ctr):
+    """The way of set s that holds line, allocating it (an empty way, else the least recently used
+    one, whose dirty sectors go to DRAM) if absent; marks it most recently used."""
+    way = _find(tags, s, line)
     if way < 0:
-        # allocate: an empty way, else the least recently used one
-        best = 0
+        way = 0
         best_stamp = lru[s, 0]
-        for w in range(ways):
+        for w in range(tags.shape[1]):
             if tags[s, w] == -1:
-                best = w
+                way = w
                 break
             if lru[s, w] < best_stamp:
                 best_stamp = lru[s, w]
-                best = w
-        way = best
+                way = w
         if tags[s, way] != -1:
             ctr[C_DRAM_WRITE_SECTORS] += popcount4(dirty[s, way])
         tags[s, way] = line
@@ -152,64 +153,117 @@ def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_h
         dirty[s, way] = 0
     stamp[0] += 1
     lru[s, way] = stamp[0]
-    vv = np.int64(valid[s, way])
-    v = vv & 15  # valid at home
-    cp = (vv >> 4) & 15  # copied to the far side
+    return way
+
+
+@njit(cache=True, inline="always")
+def _drop_copy(tags, valid, s, line, m):
+    """The other partition's copy of line loses the sectors m (written or updated at home)."""
+    w = _find(tags, s, line)
+    if w >= 0:
+        valid[s, w] = np.int64(valid[s, w]) & ~m & 15
+
+
+@njit(cache=True, inline="always")
+def _fetch(miss, v, fetch_pair):
+    """The sectors a read of the missing sectors brings from DRAM (64 B pairs if fetch_pair)."""
+    fetch = miss
+    if fetch_pair:
+        if miss & 3:
+            fetch |= 3
+        if miss & 12:
+            fetch |= 12
+    return fetch & ~v & 15
+
+
+@njit(cache=True)
+def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr,
+              home=0, side=0, parts=1, set_line=-1):
+    """One L2 lookup of the sectors ``m`` (4-bit mask) of ``line`` by an SM beside partition
+    ``side``, the line living in partition ``home`` (of ``parts``: 1 or 2, each nsets // parts sets)
+    in the set of ``set_line`` (its offset in its allocation; -1: the line itself); updates state
+    and counters (module docstring).
+
+    Returns the mask of sectors served without DRAM (a read's, an atomic's) or counted as write hits.
+    """
+    line = np.int64(line)
+    m = np.int64(m)
+    nsp = nsets // parts
+    s0 = l2_set_of(np.int64(set_line) if set_line >= 0 else line, nsp)
+    hs = home * nsp + s0  # the line's entry in its home partition
+    cs = (1 - home) * nsp + s0  # where the other side keeps its copy
+    far = parts > 1 and side != home
     n = popcount4(m)
     if kind == L2_WRITE:
+        hw = _entry(tags, valid, dirty, lru, hs, line, stamp, ctr)
+        v = np.int64(valid[hs, hw])
         ctr[C_L2_WRITE_SECTORS] += n
         hm = m if write_hit else (v & m)
         h = popcount4(hm)
         ctr[C_L2_WRITE_HIT] += h
         ctr[C_L2_WRITE_MISS] += n - h
-        if far:  # forwarded to the home partition; the near copy holds what was written
+        valid[hs, hw] = v | m
+        dirty[hs, hw] = dirty[hs, hw] | m
+        if far:  # forwarded to the home partition; this side keeps a (clean) copy of what it wrote
             ctr[C_FAB_WRITE] += n
             ctr[C_FAB_WRITE_HIT] += h
-            cp |= m
-        else:
-            cp &= ~m
-        valid[s, way] = (v | m) | (cp << 4)
-        dirty[s, way] = dirty[s, way] | m
+            cw = _entry(tags, valid, dirty, lru, cs, line, stamp, ctr)
+            valid[cs, cw] = valid[cs, cw] | m
+        elif parts > 1:
+            _drop_copy(tags, valid, cs, line, m)
         return hm
-    hit = v & m
-    miss = m & ~v & 15
-    h = popcount4(hit)
     if kind == L2_READ:
         ctr[C_L2_READ_SECTORS] += n
-        if far:  # the near copy answers what it holds, the home partition the rest
-            fab = m & ~cp
-            tex_hit = popcount4(m & cp)
-            ctr[C_FAB_READ] += popcount4(fab)
-            ctr[C_FAB_READ_HIT] += popcount4(fab & v)
-            cp |= m
-        else:
-            tex_hit = h
-        ctr[C_L2_READ_HIT] += tex_hit
-        ctr[C_L2_READ_MISS] += n - tex_hit
-    else:
-        if kind == L2_ATOM:
-            ctr[C_L2_ATOM_SECTORS] += n
-        else:
-            ctr[C_L2_RED_SECTORS] += n
-        ctr[C_L2_ATOM_HIT] += h
-        ctr[C_L2_ATOM_MISS] += n - h
-        if far:
-            ctr[C_FAB_ATOM] += n
-            ctr[C_FAB_ATOM_HIT] += h
-        cp &= ~m  # performed at home: no copy of the old value stays valid
-    if miss:
-        fetch = miss
-        if fetch_pair:
-            if miss & 3:
-                fetch |= 3
-            if miss & 12:
-                fetch |= 12
-        fetch &= ~v & 15
+        if far:  # the near copy answers what it holds, the home partition (over the fabric) the rest
+            cw = _entry(tags, valid, dirty, lru, cs, line, stamp, ctr)
+            cp = np.int64(valid[cs, cw])
+            tex_hit = m & cp
+            fab = m & ~cp & 15
+            served = tex_hit
+            if fab:
+                hw = _entry(tags, valid, dirty, lru, hs, line, stamp, ctr)
+                v = np.int64(valid[hs, hw])
+                ctr[C_FAB_READ] += popcount4(fab)
+                ctr[C_FAB_READ_HIT] += popcount4(fab & v)
+                served |= fab & v
+                fetch = _fetch(fab & ~v & 15, v, fetch_pair)
+                ctr[C_DRAM_READ_SECTORS] += popcount4(fetch)
+                valid[hs, hw] = v | fetch
+            valid[cs, cw] = cp | m
+            h = popcount4(tex_hit)
+            ctr[C_L2_READ_HIT] += h
+            ctr[C_L2_READ_MISS] += n - h
+            return served
+        hw = _entry(tags, valid, dirty, lru, hs, line, stamp, ctr)
+        v = np.int64(valid[hs, hw])
+        hit = v & m
+        h = popcount4(hit)
+        ctr[C_L2_READ_HIT] += h
+        ctr[C_L2_READ_MISS] += n - h
+        fetch = _fetch(m & ~v & 15, v, fetch_pair)
         ctr[C_DRAM_READ_SECTORS] += popcount4(fetch)
-        v |= fetch
-    valid[s, way] = v | (cp << 4)
-    if kind != L2_READ:
-        dirty[s, way] = dirty[s, way] | m
+        valid[hs, hw] = v | fetch
+        return hit
+    # atomic / reduction: performed at home; no copy of the old value stays valid
+    hw = _entry(tags, valid, dirty, lru, hs, line, stamp, ctr)
+    v = np.int64(valid[hs, hw])
+    hit = v & m
+    h = popcount4(hit)
+    if kind == L2_ATOM:
+        ctr[C_L2_ATOM_SECTORS] += n
+    else:
+        ctr[C_L2_RED_SECTORS] += n
+    ctr[C_L2_ATOM_HIT] += h
+    ctr[C_L2_ATOM_MISS] += n - h
+    if far:
+        ctr[C_FAB_ATOM] += n
+        ctr[C_FAB_ATOM_HIT] += h
+    if parts > 1:
+        _drop_copy(tags, valid, cs, line, m)
+    fetch = _fetch(m & ~v & 15, v, fetch_pair)
+    ctr[C_DRAM_READ_SECTORS] += popcount4(fetch)
+    valid[hs, hw] = v | fetch
+    dirty[hs, hw] = dirty[hs, hw] | m
     return hit
 
 
@@ -217,9 +271,10 @@ class L2Cache:
     """The L2's state arrays plus its geometry."""
 
     def __init__(self, total_bytes: int, ways: int, line_bytes: int = 128, fetch_bytes: int = 64,
-                 write_counts_as_hit: bool = True):
+                 write_counts_as_hit: bool = True, partitions: int = 1):
         lines = total_bytes // line_bytes
         self.ways = ways
+        self.parts = max(1, int(partitions))
         self.nsets = lines // ways
         self.fetch_pair = fetch_bytes >= 64
         self.write_hit = write_counts_as_hit
@@ -238,9 +293,26 @@ class L2Cache:
         self.stamp[0] = 0
 
     def access(self, kind: int, line: int, mask: int, ctr: np.ndarray, far: bool = False) -> int:
-        """One lookup from Python (tests, step-through); far: from the side away from the line's home."""
+        """One lookup from Python (tests, step-through); far: from the side away from the line's home
+        partition (`home_partition` of the line number itself; with one partition, never)."""
+        home = int(home_partition(np.int64(line))) if self.parts > 1 else 0
+        side = home ^ 1 if far and self.parts > 1 else home
         return l2_access(kind, np.int64(line), np.uint8(mask), self.tags, self.valid, self.dirty, self.lru,
-                         self.nsets, self.fetch_pair, self.write_hit, self.stamp, ctr, bool(far))
+                         self.nsets, self.fetch_pair, self.write_hit, self.stamp, ctr, home, side, self.parts)
+
+    def seed_dirty(self, nbytes: int) -> None:
+        """Put nbytes of dirty lines (ncu's cold-start leftovers, config.l2_dirty_bytes_at_cold_start)
+        into as many sets, spread evenly, each the oldest of its set, at line numbers no address
+        reaches (above 2^45 lines: 4 PB)."""
+        n = min(self.nsets * self.ways, max(0, int(nbytes)) // 128)
+        if n == 0:
+            return
+        slot = np.arange(n, dtype=np.int64) * (self.nsets * self.ways) // n  # evenly over the sets
+        sets, ways = slot // self.ways, slot % self.ways
+        self.tags[sets, ways] = (np.int64(1) << np.int64(45)) + np.arange(n, dtype=np.int64)
+        self.valid[sets, ways] = 15
+        self.dirty[sets, ways] = 15
+        self.lru[sets, ways] = 0
 
     def dirty_sectors(self) -> int:
         d = self.dirty

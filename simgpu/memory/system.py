@@ -122,7 +122,6 @@ class MemorySystem:
         c = self.cfg
         self.num_sms = int(gpu.num_sms)
         self.l1 = L1Caches(self.num_sms, c.l1_shared_unified_bytes, c.l1_sets, c.line_bytes)
-        self.l2 = L2Cache(c.l2_bytes, c.l2_ways, c.line_bytes, c.l2_fetch_bytes, c.l2_write_counts_as_hit)
         self.dram = DRAMCounters(sector_bytes=c.dram_atom_bytes)
         # L2 read-merge domains (topology.py); empty = off (domains absent or not matching num_sms)
         dom = domain_of_sm(c.l2_merge_domains, self.num_sms)
@@ -132,6 +131,9 @@ class MemorySystem:
         sides = c.l2_sm_sides
         self.sm_side = (np.asarray(sides, np.int8) if sides is not None and len(sides) == self.num_sms
                         else np.zeros(0, np.int8))
+        # two partitions of half the capacity each where the sides are known (l2.py "Partitions")
+        self.l2 = L2Cache(c.l2_bytes, c.l2_ways, c.line_bytes, c.l2_fetch_bytes, c.l2_write_counts_as_hit,
+                          partitions=c.l2_partitions if len(self.sm_side) else 1)
         self.heap_lines = np.zeros(0, np.int64)  # begin_kernel: where the allocations start (l2.py)
         self.carveout_bytes = 0
         self.local_bytes_per_thread = c.local_bytes_per_thread
@@ -169,6 +171,7 @@ class MemorySystem:
         if not warm:
             self.l1.reset()
             self.l2.reset()
+            self.l2.seed_dirty(c.l2_dirty_bytes_at_cold_start)
             self._code_in_l2.clear()
         self.l1.configure(c.l1_bytes(self.carveout_bytes))  # flushes L1 if its geometry changes
         self._reset_counters()
@@ -514,6 +517,9 @@ class MemorySystem:
         tex_miss = int(c[C_L2_READ_MISS] + c[C_L2_WRITE_MISS] + c[C_L2_ATOM_MISS])
         m["lts__t_sectors_srcunit_tex_lookup_hit.sum"] = float(tex_hit)
         m["lts__t_sectors_srcunit_tex_lookup_miss.sum"] = float(tex_miss)
+        m["lts__t_sectors_srcunit_tex_op_read_lookup_hit.sum"] = float(c[C_L2_READ_HIT])
+        m["lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum"] = float(c[C_L2_READ_MISS])
+        m["lts__t_sectors_srcunit_tex_op_write_lookup_hit.sum"] = float(c[C_L2_WRITE_HIT])
         # the far side's lookups in the home partition (l2.py "Partitions"); ncu has no fabric atom op
         f_rd, f_rd_hit = int(c[C_FAB_READ]), int(c[C_FAB_READ_HIT])
         f_wr, f_wr_hit = int(c[C_FAB_WRITE]), int(c[C_FAB_WRITE_HIT])
@@ -523,6 +529,9 @@ class MemorySystem:
         m["lts__t_sectors_srcunit_ltcfabric_lookup_miss.sum"] = float(f_all - f_hit)
         m["lts__t_sectors_srcunit_ltcfabric_op_read.sum"] = float(f_rd)
         m["lts__t_sectors_srcunit_ltcfabric_op_write.sum"] = float(f_wr)
+        m["lts__t_sectors_srcunit_ltcfabric_op_read_lookup_hit.sum"] = float(f_rd_hit)
+        m["lts__t_sectors_srcunit_ltcfabric_op_read_lookup_miss.sum"] = float(f_rd - f_rd_hit)
+        m["lts__t_sectors_srcunit_ltcfabric_op_write_lookup_hit.sum"] = float(f_wr_hit)
         # every source unit simgpu models (tex and fabric; not the instruction/constant fetches of
         # srcunit gcc, nor the op_membar sectors the H200 also counts: l2_hit_rate README)
         m["lts__t_sectors.sum"] = float(rd + wr + at + rdc + f_all)
