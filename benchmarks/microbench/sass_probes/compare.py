@@ -101,8 +101,9 @@ def cache_launches():
 
 # Launches simgpu does not reproduce yet (kernel -> why); compare() reports their differences apart.
 KNOWN_GAPS = {
-    "reread_big": "L2 and L1 replacement: on the H200 48 MB read twice by a wave costs 1.43x its size in "
-                  "DRAM reads, 64 MB 1.86x (simgpu's LRU: 1.0x and 2.0x; far-side copies take no room), "
+    "reread_big": "L2 and L1 replacement: on the H200 48 MB read twice by a wave of free-running CTAs costs "
+                  "1.43x its size in DRAM reads, 64 MB 1.86x (simgpu's two LRU partitions with copies: 2.0x "
+                  "from 48 MB, as the H200 itself for l2_capacity's lock-step reuse: 1.87x at 48 MB), "
                   "and 9-12 % of the second pass hits L1 (simgpu 3 %)",
     "shared_atomics_same": "a float atomicAdd on shared memory is a CAS loop in SASS (LDS + ATOMS.CAST.SPIN + "
                            "BRA); its trip count depends on contention between warps (H200: 771 LDS for 8 warps)",
