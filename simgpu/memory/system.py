@@ -10,7 +10,8 @@ for the current (or last) kernel, ``per_instruction()`` attributes them to PTX i
 
 Launch configuration (begin_kernel):
 * cold caches by default (ncu --cache-control all flushes L1 and L2 before each profiled launch);
-  warm=True keeps the L1 and L2 contents of the previous launch (dirty L2 sectors stay dirty).
+  warm=True keeps the L2 contents of the previous launch (dirty L2 sectors stay dirty); the L1s
+  start empty either way (the GPU invalidates them between operations of a stream, for coherence).
 * L1 capacity = unified L1/shared bytes per SM (256 KB on H100/H200) - shared carveout. The carveout
   is the smallest one in config.shared_carveouts_kb holding ctas_per_sm * (shared_bytes_per_cta + 1 KB),
   unless the engine passes carveout_bytes= (e.g. the value ncu reports as launch__shared_mem_config_size:
@@ -146,7 +147,7 @@ class MemorySystem:
                      carveout_bytes: int | None = None, local_bytes_per_thread: int | None = None,
                      code_bytes: int = 0, code_key: object = None, heap_bases=None,
                      threads_per_cta: int | None = None, ctas_other: int | None = None) -> None:
-        """Configure L1 for the launch's shared-memory carveout, flush the caches unless warm, and count
+        """Configure L1 for the launch's shared-memory carveout, invalidate it, flush L2 unless warm, count
         the DRAM reads of its machine code (code_bytes) and launch constants: on every cold launch, on
         a warm one only the first time code_key (the kernel) runs since the caches were last flushed.
         threads_per_cta: the launch then gets the carveout the driver picks (config.driver_carveout,
@@ -168,8 +169,8 @@ class MemorySystem:
         self.carveout_bytes = int(carveout_bytes)
         if local_bytes_per_thread is not None:
             self.local_bytes_per_thread = int(local_bytes_per_thread)
+        self.l1.reset()  # invalidated at every launch, warm or not (module docstring)
         if not warm:
-            self.l1.reset()
             self.l2.reset()
             self.l2.seed_dirty(c.l2_dirty_bytes_at_cold_start)
             self._code_in_l2.clear()

@@ -261,8 +261,9 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
            timing: bool = True, scheduler: str = "gto", engine: str | None = None) -> LaunchReport:
     """Run `kernel` on the simulated GPU and return its LaunchReport.
 
-    Beyond CuPy's arguments: `gpu` picks a preset for this launch; `warm_caches` keeps L1/L2 contents
-    from the previous launch (ncu flushes them, so the default is cold); `registers` overrides the
+    Beyond CuPy's arguments: `gpu` picks a preset for this launch; `warm_caches` keeps the L2's contents
+    from the previous launch (ncu flushes them, so the default is cold; the L1s start empty either
+    way, as the GPU invalidates them between launches); `registers` overrides the
     registers per thread (by default ptxas's count from NVRTC's cubin, else an estimate from the
     PTX); `trace` keeps the ExecutionTrace in the report; `fuse_shared_loads`
     counts adjacent aligned scalar shared loads as one LDS.64/LDS.128, as ptxas emits them; `timing`

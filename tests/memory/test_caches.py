@@ -90,9 +90,9 @@ def test_cold_vs_warm(h200):
     load(ms, 0, BASE + LANE * 4)
     assert ms.metrics()["l1tex__t_sector_hit_rate.pct"] == 0 and ms.metrics()["dram__bytes_read.sum"] == 128
     ms.end_kernel()
-    ms.begin_kernel(0, 8, warm=True)
-    load(ms, 0, BASE + LANE * 4)
-    load(ms, 2, BASE + LANE * 4)
+    ms.begin_kernel(0, 8, warm=True)  # the L2 kept, the L1s invalidated (benchmarks/microbench/l1_launch)
+    load(ms, 0, BASE + LANE * 4)  # L1 miss, a hit on the side's copy
+    load(ms, 0, BASE + LANE * 4)  # L1 hit
     m = ms.metrics()
     assert m["l1tex__t_sector_hit_rate.pct"] == 50.0
     assert m["lts__t_sector_hit_rate.pct"] == 100.0 and m["dram__bytes_read.sum"] == 0

@@ -1,9 +1,9 @@
 """The launches of capacity.cu (results/launches.txt) on simgpu, beside what the H200 measured
 (results/ncu.csv): DRAM bytes read and written, L2 tex and fabric read lookups and hits.
 
-Each multi-pass kernel runs as one launch per pass, the later ones with a warm L2 and an empty L1
-(the GPU runs the passes in one launch with a spin barrier between them whose __threadfence, an
-acquire at GPU scope, invalidates the L1: the same accesses in the same order).
+Each multi-pass kernel runs as one launch per pass, the later ones with warm caches: the L2 kept,
+the L1s empty as at every launch (the GPU runs the passes in one launch with a spin barrier between
+them; the H200's second passes miss L1 too: the same accesses in the same order).
 
     python benchmarks/microbench/l2_capacity/simulate.py [--only KERNEL] [--json OUT]
 """
@@ -58,12 +58,8 @@ def simulate(launch: tuple[str, int, int, int, int], module, bufs) -> dict:
         k = module.get_function("vadd")
         n = wbytes // 4
         passes = [((ctas,), (256,), (a[: n], b[: n], a[8 << 20: (8 << 20) + n], np.int32(n)))]
-    from simgpu.runtime.device import current_device, current_gpu
-
     total = dict.fromkeys(METRICS, 0.0)
     for i, (grid, block, args) in enumerate(passes):
-        if i > 0:
-            current_device().memory_system(current_gpu()).l1.reset()
         rep = k(grid, block, args, warm_caches=i > 0, **opts)
         for m in METRICS:
             total[m] += float(rep.metrics[m])
