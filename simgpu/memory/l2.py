@@ -109,12 +109,23 @@ def home_partition(line):
 @njit(cache=True, inline="always")
 def line_in_allocation(line, heap_lines):
     """A line as its offset in the allocation that holds it (heap_lines: the sorted first lines of the
-    allocations; empty: the line itself), so that a line's home partition does not depend on where
-    earlier allocations put its array (the same rule as timing/model._in_allocation)."""
+    allocations; empty: the line itself), so that a line's home partition and set do not depend on
+    where earlier allocations put its array."""
     if heap_lines.shape[0] == 0:
         return line
     i = np.searchsorted(heap_lines, line, side="right") - 1
     return line - heap_lines[i] if i >= 0 else line
+
+
+def lines_in_allocation(lines: np.ndarray, heap_bases) -> np.ndarray:
+    """`line_in_allocation` of many lines at once, from the allocations' first bytes (any order;
+    None or empty: the lines themselves). The timing replay takes homes and line units from these."""
+    lines = np.asarray(lines, np.int64)
+    if heap_bases is None or not len(heap_bases) or not len(lines):
+        return lines
+    starts = np.sort(np.asarray(heap_bases, np.int64)) >> 7
+    i = np.searchsorted(starts, lines, side="right") - 1
+    return np.where(i >= 0, lines - starts[np.maximum(i, 0)], lines)
 
 
 @njit(cache=True, inline="always")

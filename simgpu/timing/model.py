@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from simgpu.core.dispatch import sm_of_cta, sm_order
+from simgpu.memory.l2 import lines_in_allocation
 from simgpu.memory.topology import H200_DISPATCH_UNITS, domain_of_sm
 from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.isa import (
@@ -190,18 +191,6 @@ def _resident_per_bin(warp_start, warp_end, warp_sm, edges, num_sms):
     return out
 
 
-def _in_allocation(lines: np.ndarray, heap_bases) -> np.ndarray:
-    """Lines (byte address >> 7) as offsets in their global allocation (heap_bases: the start of each),
-    so that what the replay derives from address bits (a line's L2 home, its line unit) does not
-    depend on where earlier allocations put the array."""
-    lines = np.asarray(lines, np.int64)
-    if heap_bases is None or not len(heap_bases) or not len(lines):
-        return lines
-    bases = np.sort(np.asarray(heap_bases, np.int64)) >> 7
-    i = np.searchsorted(bases, lines, side="right") - 1
-    return np.where(i >= 0, lines - bases[np.maximum(i, 0)], lines)
-
-
 def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, groups: bool) -> tuple:
     """The replay's `sides` tuple (replay.py, load_lines.py): the L1-miss groups sorted by row, their
     line index, home partition and g_info, each warp's first group, the SMs' sides (sm_side None:
@@ -225,7 +214,7 @@ def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, group
     g_row = np.ascontiguousarray(sr.miss_row[order], np.int64)
     g_li = np.ascontiguousarray(sr.miss_line_idx[order], np.int64)
     g_info = np.ascontiguousarray(sr.miss_info[order], np.int64)
-    g_home = group_homes(_in_allocation(sr.miss_line[order], heap_bases))
+    g_home = group_homes(lines_in_allocation(sr.miss_line[order], heap_bases))
     g_warp0 = np.searchsorted(g_row, sr.warp_row0[:-1]).astype(np.int64)
     n_lines = max(1, sr.n_miss_lines)
     return (use_sides, g_row, g_li, g_home, g_info, g_warp0, side) + lats + (
@@ -249,7 +238,7 @@ def _gpc_offsets(sr, cfg: TimingConfig, num_sms: int, heap_bases) -> tuple:
     if cfg.l2_gpc_line_latency is None or gpc is None or sr.miss_line is None or not len(sr.miss_line):
         return None, None
     lines = np.zeros(max(1, sr.n_miss_lines), np.int64)
-    lines[sr.miss_line_idx] = _in_allocation(sr.miss_line, heap_bases)
+    lines[sr.miss_line_idx] = lines_in_allocation(sr.miss_line, heap_bases)
     return gpc_line_offsets(lines, int(gpc.max()) + 1, cfg.l2_gpc_line_latency), gpc
 
 
@@ -376,7 +365,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     np.asarray(cfg.l2_load_util, np.float64), np.asarray(cfg.l2_load_extra_cycles, np.float64),
                     e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
                     rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, sides, merge,
-                    (sr.unit_off, _in_allocation(sr.unit_line, trace.heap_bases), sr.unit_cycles,
+                    (sr.unit_off, lines_in_allocation(sr.unit_line, trace.heap_bases), sr.unit_cycles,
                      int(cfg.l2_line_units)), stores, (_row_l2_lines(sr), cfg.l2_lines_per_ns / clock_ghz))
     t2 = time.perf_counter()
     cycles = int(cycles)

@@ -25,6 +25,7 @@ from simgpu.memory.l2 import (
     L2Cache,
     home_partition,
     line_in_allocation,
+    lines_in_allocation,
 )
 
 LANE = np.arange(32, dtype=np.int64)
@@ -85,6 +86,17 @@ def test_home_partition_is_taken_in_the_allocation():
     assert line_in_allocation(np.int64(5003), heap) == 3 and line_in_allocation(np.int64(7), heap) == 7
     # bits 12 and 13 of the byte address are bits 5 and 6 of the line number
     assert [home_partition(np.int64(x)) for x in (0, 32, 64, 96)] == [0, 1, 1, 0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.integers(0, 1 << 20), min_size=0, max_size=5, unique=True),
+       st.lists(st.integers(0, 1 << 14), min_size=1, max_size=40))
+def test_vectorised_and_scalar_offsets_agree(starts, lines):
+    """The timing replay's lines_in_allocation (from byte addresses) and the memory walk's
+    line_in_allocation (from first lines) place every line alike."""
+    heap = np.array(sorted(starts), np.int64)
+    got = lines_in_allocation(np.array(lines), [x << 7 for x in starts])
+    assert list(got) == [line_in_allocation(np.int64(x), heap) for x in lines]
 
 
 def test_memory_system_counts_fabric_lookups_in_the_l2_counters(h200):
