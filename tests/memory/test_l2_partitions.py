@@ -71,8 +71,9 @@ def test_home_write_and_atomic_drop_the_far_copy():
 @given(st.lists(st.tuples(st.sampled_from([L2_READ, L2_WRITE, L2_ATOM]), st.integers(0, 7),
                           st.integers(1, 15), st.booleans()), min_size=1, max_size=60))
 def test_partitions_change_no_dram_traffic_nor_served_sectors(ops):
-    """Which sectors come from DRAM, and what each access is served, is the single cache's answer:
-    the partitions only split the lookups between tex and fabric."""
+    """While nothing is evicted (8 lines in 1 MB), which sectors come from DRAM, and what each access
+    is served, is the single cache's answer: the partitions only split the lookups between tex and
+    fabric (past the room they differ: test_copies_take_room_in_the_near_partition)."""
     one, c1 = fresh()
     two, c2 = fresh()
     for kind, line, m, far in ops:
