@@ -4,7 +4,8 @@ The L2 talks to DRAM in 32-byte sectors (ncu's dram__bytes_read/write are multip
 dram__sectors_read/write count them). Reads happen on L2 read/atomic misses, at the L2 fetch
 granularity (64 B sector pairs by default, see config.py); writes happen only when a dirty L2 line
 is evicted during the kernel (a kernel's remaining dirty lines stay in L2 at its end: ncu's counters
-stop at the kernel boundary, and the next profiled launch starts from a flushed cache).
+stop at the kernel boundary, and the next profiled launch starts from a flushed cache, less the
+~2.3 MB of dirty lines ncu's replay leaves, config.l2_dirty_bytes_at_cold_start).
 
 A launch also reads its code and launch constants (fetch_sectors, set by MemorySystem.begin_kernel);
 they count in dram__bytes_read / dram__sectors_read but belong to no instruction.

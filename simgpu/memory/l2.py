@@ -92,6 +92,9 @@ def _parity(x):
     return x & 1
 
 
+# line numbers of the dirty lines ncu's cold start leaves (seed_dirty): above every address (4 PB)
+SEED_LINE = 1 << 45
+
 # the H200's home bits (topology.H200_L2_HOME_BITS) as bits of the line number (byte address >> 7)
 _HOME_MASK = sum(1 << (b - 7) for b in H200_L2_HOME_BITS)
 _PAGE_SHIFT = 21 - 7  # 2 MB pages, in lines
@@ -314,17 +317,18 @@ class L2Cache:
     def seed_dirty(self, nbytes: int) -> None:
         """Put nbytes of dirty lines (ncu's cold-start leftovers, config.l2_dirty_bytes_at_cold_start)
         into as many sets, spread evenly, each the oldest of its set, at line numbers no address
-        reaches (above 2^45 lines: 4 PB)."""
+        reaches (SEED_LINE and up)."""
         n = min(self.nsets * self.ways, max(0, int(nbytes)) // 128)
         if n == 0:
             return
         slot = np.arange(n, dtype=np.int64) * (self.nsets * self.ways) // n  # evenly over the sets
         sets, ways = slot // self.ways, slot % self.ways
-        self.tags[sets, ways] = (np.int64(1) << np.int64(45)) + np.arange(n, dtype=np.int64)
+        self.tags[sets, ways] = SEED_LINE + np.arange(n, dtype=np.int64)
         self.valid[sets, ways] = 15
         self.dirty[sets, ways] = 15
         self.lru[sets, ways] = 0
 
-    def dirty_sectors(self) -> int:
-        d = self.dirty
+    def dirty_sectors(self, seeded_only: bool = False) -> int:
+        """Dirty sectors held now (seeded_only: of the cold-start lines seed_dirty put in)."""
+        d = self.dirty[self.tags >= SEED_LINE] if seeded_only else self.dirty
         return int(((d & 1) + ((d >> 1) & 1) + ((d >> 2) & 1) + ((d >> 3) & 1)).sum())

@@ -35,7 +35,9 @@ SUMMARY_METRICS = [
     ("lts__t_sector_hit_rate.pct", "L2 sector hit rate (%)"),
     ("dram__bytes_read.sum", "DRAM bytes read"),
     ("dram__bytes_write.sum", "DRAM bytes written"),
+    ("simgpu__dram_bytes_write_cold_start_lines.sum", "  of them ncu's cold-start dirty lines"),
 ]
+_SHOWN_IF_NONZERO = {"simgpu__dram_bytes_write_cold_start_lines.sum"}
 
 
 @dataclass
@@ -91,6 +93,8 @@ class LaunchReport:
         for name, label in SUMMARY_METRICS:
             if name in self.metrics:
                 v = self.metrics[name]
+                if name in _SHOWN_IF_NONZERO and not v:
+                    continue
                 rows.append((label, _fmt(v), name))
         return rows
 

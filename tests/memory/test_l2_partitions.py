@@ -214,3 +214,22 @@ def test_counters_do_not_depend_on_where_the_arrays_are(shift_a, shift_b):
         results.append({k: m[k] for k in m if k.startswith(("dram__", "lts__"))})
     assert results[0] == results[1]
     assert results[0]["dram__bytes_write.sum"] > 0  # it did evict
+
+
+def test_cold_start_lines_written_back_are_reported_apart(h200):
+    """simgpu__dram_bytes_write_cold_start_lines.sum: the part of dram__bytes_write that ncu's
+    leftover dirty lines account for (all of it for a kernel that only reads)."""
+    from dataclasses import replace
+
+    from simgpu.arch import get_preset
+
+    gpu = get_preset("h200")
+    ms = MemorySystem(gpu, mem=replace(MemorySystem(gpu).cfg, l2_bytes=64 * 1024,
+                                       l2_dirty_bytes_at_cold_start=4096))
+    ms.begin_kernel(0, 8, heap_bases=[1 << 32])
+    assert ms.metrics()["simgpu__dram_bytes_write_cold_start_lines.sum"] == 0
+    for i in range(0, 256 * 1024, 128):  # 4x the L2, loads only
+        addr = ((1 << 32) + i + LANE * 4).reshape(1, 32).astype(np.uint64)
+        ms.global_access("ld", 0, np.array([(i // 128) % 132]), addr, FULL, 4)
+    m = ms.metrics()
+    assert m["simgpu__dram_bytes_write_cold_start_lines.sum"] == m["dram__bytes_write.sum"] == 4096
