@@ -131,6 +131,16 @@ def occupancy_limits(gpu: GPUConfig, threads: int, regs: int, shared_per_cta: in
     }
 
 
+def shared_mem_limit(gpu: GPUConfig, carveout_bytes: int, shared_per_cta: int) -> int:
+    """CTAs per SM the configured carveout holds, as ncu's launch__occupancy_limit_shared_mem counts
+    them: each CTA's shared memory plus the 1 KB reserved, in 128-byte granules (43 H200 launches of
+    benchmarks/microbench: 32 B of shared memory in 32 KB -> 28 CTAs, 2,064 B in 100 KB -> 32,
+    8 KB in 164 KB -> 18; none -> the carveout in KB)."""
+    lim = gpu.limits
+    per_cta = -(-(shared_per_cta + lim.shared_mem_reserved_per_block) // 128) * 128
+    return int(carveout_bytes) // per_cta
+
+
 def occupancy(gpu: GPUConfig, threads: int, regs: int, shared_per_cta: int) -> Occupancy:
     """Resident CTAs per SM, and which limit binds (warps, CTAs, registers, shared memory)."""
     by = occupancy_limits(gpu, threads, regs, shared_per_cta)
@@ -332,6 +342,8 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
         metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"] += float(shared_pipe_extra_wavefronts(
             lk.instructions, stats.per_pc_warps, lk.mem_class, lk.target, -(-threads // 32),
             converted=if_convertible_branches(lk, default_config().if_convert_max_instructions)))
+        metrics["launch__occupancy_limit_shared_mem"] = float(shared_mem_limit(
+            cfg, memsys.carveout_bytes, lk.shared_static + shared_mem))
     metrics.update(_instruction_metrics(stats))
     if timing_result is not None:
         metrics.update(timing_result.metrics)
@@ -339,7 +351,12 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
         "launch__grid_size": float(n_ctas), "launch__block_size": float(threads),
         "launch__registers_per_thread": float(regs), "launch__shared_mem_per_block_static": float(lk.shared_static),
         "launch__shared_mem_per_block_dynamic": float(shared_mem),
-        "launch__occupancy_limit_blocks": float(occ.ctas_per_sm),
+        # ncu's four limits, each on its own (benchmarks/microbench/*/results: blocks is always 32 on
+        # sm_90, warps 64 / warps per CTA, registers with 256-register warp granules); the
+        # shared-memory one is over the carveout the driver configured (below)
+        "launch__occupancy_limit_blocks": float(occ.by_limit["blocks"]),
+        "launch__occupancy_limit_warps": float(occ.by_limit["warps"]),
+        "launch__occupancy_limit_registers": float(occ.by_limit["registers"]),
         "launch__waves_per_multiprocessor": n_ctas / float(occ.ctas_per_sm * cfg.num_sms),
         "sm__maximum_warps_per_active_cycle_pct": 100.0 * occ.ctas_per_sm * occ.warps_per_cta / lim.max_warps_per_sm,
     })
