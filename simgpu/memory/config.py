@@ -105,11 +105,11 @@ class MemoryConfig:
     # lines + the far half's copies = 1.5 R > 60 MB), one SM reading R twice misses its near-homed
     # half from 40 MB on (R of home lines and copies in its 30 MB partition) while the far half
     # hits at home; an SM that wrote a line far from home reads it back from its own side (the
-    # write left a copy). simgpu, same launches: DRAM reads within 0-11 % at every size (l2.py).
+    # write left a copy). simgpu, same launches: DRAM reads -3.0 to +9.5 % at every size (l2.py).
     l2_ways: int = 16
-    l2_partitions: int = 2  # [HOPPER-WP]
-    # The partition each SM sits beside ([L2PART]: benchmarks/microbench/l2_partition; the line's home
-    # partition is memory/l2.home_partition). A read from the other side is looked up in the near
+    # The partition (0 or 1: there are two, [HOPPER-WP], l2.SIDE_PARTITIONS) each SM sits beside
+    # ([L2PART]: benchmarks/microbench/l2_partition; the line's home partition is
+    # memory/l2.home_partition). A read from the other side is looked up in the near
     # partition's copies first, then over the L2 fabric at home; writes and atomics from there are
     # forwarded home ([L2HIT]: benchmarks/microbench/l2_hit_rate). ncu counts those fabric lookups
     # in lts__t_sectors and the L2 hit rates. None (or a tuple not of num_sms entries): one

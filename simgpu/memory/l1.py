@@ -59,6 +59,7 @@ from simgpu.memory.l2 import (
     L2_READ,
     L2_RED,
     L2_WRITE,
+    SIDE_PARTITIONS,
     home_partition,
     l2_access,
     line_in_allocation,
@@ -187,7 +188,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
     path (simgpu.timing.store_lines) in time from these.
     """
     merging = merge_dom.shape[0] > 0
-    parts = 2 if sm_side.shape[0] > 0 else 1
+    parts = SIDE_PARTITIONS if sm_side.shape[0] > 0 else 1
     for i in range(n):
         sm = warp_sm[g_warp[i]]
         side = sm_side[sm] if parts > 1 else 0

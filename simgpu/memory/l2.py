@@ -92,6 +92,9 @@ def _parity(x):
     return x & 1
 
 
+# partitions where the SMs' sides are known (a side is 0 or 1); one where they are not
+SIDE_PARTITIONS = 2
+
 # line numbers of the dirty lines ncu's cold start leaves (seed_dirty): above every address (4 PB)
 SEED_LINE = 1 << 45
 

@@ -63,6 +63,7 @@ from simgpu.memory.l2 import (
     C_L2_WRITE_MISS,
     C_L2_WRITE_SECTORS,
     N_COUNTERS,
+    SIDE_PARTITIONS,
     L2Cache,
 )
 from simgpu.memory.line_units import atomic_line_groups, partial_store_groups
@@ -134,7 +135,7 @@ class MemorySystem:
                         else np.zeros(0, np.int8))
         # two partitions of half the capacity each where the sides are known (l2.py "Partitions")
         self.l2 = L2Cache(c.l2_bytes, c.l2_ways, c.line_bytes, c.l2_fetch_bytes, c.l2_write_counts_as_hit,
-                          partitions=c.l2_partitions if len(self.sm_side) else 1)
+                          partitions=SIDE_PARTITIONS if len(self.sm_side) else 1)
         self.heap_lines = np.zeros(0, np.int64)  # begin_kernel: where the allocations start (l2.py)
         self.carveout_bytes = 0
         self.local_bytes_per_thread = c.local_bytes_per_thread
