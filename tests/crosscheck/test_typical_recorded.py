@@ -40,6 +40,19 @@ KNOWN_GAPS = {
     "spmv_banded_csr": {"smsp__sass_inst_executed_op_global_ld.sum",
                         "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
                         "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"},
+    # typical5: bank-arbitration wavefronts (+18,939 / +14,787 on 3.1M / 1.2M; +4,090 / +131)
+    "sgemm_regblock4x4": {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"},
+    "softmax_block_rows": {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                           "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"},
+    # four scalar stores of one warp to the same 16 sectors: the H200 sent 2.7 % fewer to L2
+    "layernorm_welford_warp": {"lts__t_sectors_srcunit_tex_op_write.sum"},
+    # float reds to random addresses: the H200 counted 123 more sectors of 1,046,867 (no rule found:
+    # not same-address passes, which simgpu models and which give 238 of the 361 above the distinct
+    # sectors)
+    "coo_spmv_atomic": {"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", "lts__t_sectors_srcunit_tex_op_red.sum"},
+    # lane 0 of 8 warps stores y[row] into one sector (as gemv_warp_rows)
+    "int8_gemv_dp4a": {"lts__t_sectors_srcunit_tex_op_write.sum"},
 }
 # case -> L1 hit rate known to be more than 3 points off: spmv_banded_csr 86.63 % against the H200's
 # 83.49 % (simgpu keeps more of the 4 MB x and the streamed CSR arrays in L1 than the H200 does)
@@ -103,13 +116,18 @@ def report2():
     return crosscheck(suite=HERE2 / "specs.py", recorded=HERE2 / "results" / "typical.json", echo=None)
 
 
-def _assert_batch(report, n_cases: int, l1_gaps: set[str] | None) -> None:
+def _assert_batch(report, n_cases: int, l1_gaps: set[str] | None, raced: frozenset[str] = frozenset()) -> None:
     """Every case ran and agrees, its exact counters equal the H200's but for KNOWN_GAPS (and the
     NVRTC_DEPENDENT ones), and, unless l1_gaps is None, its L1 hit rate is within 3 points exactly
-    where the case is not in l1_gaps."""
+    where the case is not in l1_gaps. A case in `raced` had a write race in the recorded run: its
+    simulated outputs must still agree with the reference."""
     assert len(report.cases) == n_cases
     for case in report.cases:
-        assert case.real_ran and case.outputs_ok, (case.name, case.errors)
+        if case.name in raced:
+            assert case.real_ran and not case.errors, (case.name, case.errors)
+            assert all(o.ok for o in case.outputs if o.against == "reference" and "real GPU" not in o.name)
+        else:
+            assert case.real_ran and case.outputs_ok, (case.name, case.errors)
         exact = [r for lr in case.launches for r in lr.metrics if r.expect == "exact" and r.status != "n/a"]
         assert len(exact) >= 25
         off = {r.metric for r in exact if r.status != "match"} - NVRTC_DEPENDENT.get(case.name, set())
@@ -143,3 +161,17 @@ def test_fourth_batch_exact_counters():
     folder = HERE.parent / "typical4"
     report = crosscheck(suite=folder / "specs.py", recorded=folder / "results" / "typical.json", echo=None)
     _assert_batch(report, 7, L1_HIT_GAPS)
+
+
+def test_fifth_batch_exact_counters():
+    """typical5: 15 kernels written on 2026-12-01 after every model was set (resampling, a
+    register-blocked GEMM, row softmax and layer norm, a paged KV append, an embedding bag, a permute,
+    byte histogram, COO SpMV with float atomics, 64 MB of doubles, int8 dp4a, ...), measured once.
+    kv_append_paged's recorded spec let two sequences write one cache block (1,490 halves raced on
+    the H200); the spec now gives each its own, which moves no load and no counter."""
+    folder = HERE.parent / "typical5"
+    report = crosscheck(suite=folder / "specs.py", recorded=folder / "results" / "typical.json", echo=None)
+    _assert_batch(report, 15, set(), raced=frozenset({"kv_append_paged"}))
+    coo = next(c for c in report.cases if c.name == "coo_spmv_atomic")
+    hit = next(r for r in coo.launches[0].metrics if r.metric == "l1tex__t_sector_hit_rate.pct")
+    assert abs(hit.simulated - hit.real) < 0.2  # the red sectors count as L1 misses (12.59 % on the H200)
