@@ -169,6 +169,21 @@ def test_atomics_go_to_l2_and_invalidate_l1(h200):
     assert m["lts__t_sectors_srcunit_tex_op_read.sum"] == 8
 
 
+def test_l1_hit_rate_counts_atomic_sectors_as_misses(h200):
+    """ncu's l1tex__t_sector_hit_rate is over every L1 lookup, atomics included (they miss):
+    validation/typical5 coo_spmv_atomic, 313,487 load hits over 1,439,814 load + 1,046,990 red
+    sectors, ncu 12.59 %."""
+    ms = MemorySystem(h200)
+    ms.begin_kernel(0, 8)
+    load(ms, 0, BASE + LANE * 4)  # 4 sectors miss
+    load(ms, 0, BASE + LANE * 4)  # 4 hit
+    load(ms, 0, BASE + 4096 + LANE * 4, op="red")  # 4 sectors, another line: misses
+    load(ms, 0, BASE + 8192 + LANE * 8, op="atom", size=8)  # 8 sectors: misses
+    m = ms.metrics()
+    assert m["l1tex__t_sectors_lookup_hit.sum"] == 4 and m["l1tex__t_sectors_lookup_miss.sum"] == 16
+    assert m["l1tex__t_sector_hit_rate.pct"] == pytest.approx(100 * 4 / 20)
+
+
 def test_l1_capacity_follows_carveout(h200):
     ms = MemorySystem(h200)
     ms.begin_kernel(4096, 8)  # 8 x (4 KB + 1 KB) = 40 KB -> 64 KB carveout
