@@ -113,7 +113,8 @@ def specs() -> list[dict]:
     r = _rng(6)
     out.append(dict(name="embedding_bag4", kernel="embedding_bag4", grid=(bags,), block=(64,),
                     args=[_f32(r, rows_t * dim), r.integers(0, rows_t, bags * 4).astype(np.int32),
-                          np.zeros(bags * dim, np.float32), np.int32(dim // 4)], outputs=[2], reference=_bag, rtol=1e-5))
+                          np.zeros(bags * dim, np.float32), np.int32(dim // 4)], outputs=[2], reference=_bag,
+                    rtol=1e-5))
     B, H, S, D = 4, 16, 256, 64
     out.append(dict(name="permute_bhsd_bshd", kernel="permute_bhsd_bshd", grid=(B * H * S * D // 256,), block=(256,),
                     args=[_f32(_rng(7), B * H * S * D), np.zeros(B * H * S * D, np.float32), np.int32(H), np.int32(S),
