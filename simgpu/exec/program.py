@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simgpu.errors import UnsupportedInstructionError
-from simgpu.exec import ops
+from simgpu.exec import ops, wmma
 from simgpu.exec.alignment import SYMBOL_BITS, known_alignment
 from simgpu.exec.memory import FUNC_PARAM_BASE
 from simgpu.exec.printf import build_vprintf
@@ -529,7 +529,8 @@ def find_vector_groups(instrs: list[Instruction], lo: int, cfg,
 
     def candidate(ins: Instruction, cls: str | None, kind: str) -> tuple[str, int, int] | None:
         """(base key, offset, words) of an unguarded 32-bit shared load/store that may fuse."""
-        if cls != kind or ins.guard is not None or any(m in ins.mods for m in ("v4", "volatile")) \
+        if cls != kind or ins.opcode == "wmma" or ins.guard is not None \
+                or any(m in ins.mods for m in ("v4", "volatile")) \
                 or not any(m in ("b32", "u32", "s32", "f32") for m in ins.mods):
             return None
         addr = ins.operands[1] if kind == "shared_ld" else ins.operands[0]
@@ -586,6 +587,10 @@ def _mem_class(ins: Instruction, link: _Linker) -> str | None:
         return "ldgsts"  # cp.async: one LDGSTS, global read and shared write (ncu counts it apart)
     if op in ("ld", "ldu", "st"):
         kind = "ld" if op in ("ld", "ldu") else "st"
+    elif op == "wmma" and ins.mods[:1] in (("load",), ("store",)):
+        if wmma.memory_class(ins) == "ldsm":
+            return "ldsm"  # LDSM (ldmatrix): shared wavefronts, but not a shared-load instruction to ncu
+        kind = "ld" if ins.mods[0] == "load" else "st"  # LDG/LDS/STG/STS (exec/wmma.py memory_accesses)
     elif op in ("atom", "red"):
         kind = op
     else:
@@ -610,7 +615,7 @@ _NO_DEST = {"st", "red", "bra", "brx", "call", "ret", "exit", "bar", "barrier", 
 def _defs_uses(ins: Instruction) -> tuple[list[str], list[str]]:
     """Registers an instruction writes and reads (a guarded write also reads: it may keep the old value)."""
     ops = ins.operands
-    n_dest = 0 if ins.opcode in _NO_DEST else 1
+    n_dest = 0 if ins.opcode in _NO_DEST or (ins.opcode == "wmma" and ins.mods[:1] == ("store",)) else 1
     if n_dest and len(ops) > 1 and ins.opcode in ("setp", "shfl", "match", "vote") and isinstance(ops[1], Reg) \
             and not ops[1].name.startswith("!") and ins.opcode != "vote" and (
                 ins.opcode != "setp" or len(ops) >= 4) and (ins.opcode != "shfl" or len(ops) == 6):

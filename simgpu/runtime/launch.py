@@ -381,4 +381,7 @@ def _instruction_metrics(stats) -> dict[str, float]:
             m[f"smsp__sass_inst_executed_op_{space}_{op}.sum"] = float(stats.by_class.get(f"{space}_{op}", 0))
     # cp.async copies (LDGSTS): neither global loads nor shared stores to ncu
     m["smsp__sass_inst_executed_op_ldgsts.sum"] = float(stats.by_class.get("ldgsts", 0))
+    # wmma.load of an f16/bf16 fragment from shared memory: one LDSM (ldmatrix), not a shared load to
+    # ncu (benchmarks/microbench/wmma)
+    m["smsp__sass_inst_executed_op_ldsm.sum"] = float(stats.by_class.get("ldsm", 0))
     return m

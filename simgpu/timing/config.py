@@ -52,6 +52,14 @@ class TimingConfig:
     ii_mufu: int = 8  # throughput_mufu_ex2_per_sm_per_cycle 16.0 -> 4 lanes per SMSP
     ii_cvt: int = 8  # CUDA Programming Guide, cc 9.0: 16 type conversions per SM per cycle
     ii_branch: int = 1  # ASSUMED
+    # wmma.mma m16n16k16 (two HMMA.16816 in SASS, H200) on the tensor pipe, measured with clock64
+    # around 4,096 dependent wmma.mma per warp (benchmarks/microbench/wmma, `./wmma latency`,
+    # 2026-12-01): 24.3 cycles each with 1 or 2 warps per sub-partition (f32 and f16 accumulate
+    # alike), 46.9 / 94.3 cycles with 4 / 8 warps: the pipe takes one every 11.7-11.8 cycles per
+    # sub-partition. m32n8k16 and m8n32k16 (the same 4,096 MACs) ASSUMED alike; m16n16k8 tf32 and
+    # the 8-bit shapes ASSUMED alike too (not measured).
+    lat_wmma_mma: int = 24
+    ii_wmma_mma: int = 12
 
     # ---------------------------------------------------------------- barriers
     # bar.sync back to back: latency_barsync_{32,256,1024}threads_cycles = 14.7, 28.7, 76.7

@@ -13,14 +13,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simgpu.exec import wmma
 from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 from simgpu.timing.config import TimingConfig
 
 # pipes (per sub-partition issue resources)
-P_FP32, P_INT, P_IMAD, P_FP64, P_MUFU, P_LSU, P_BRANCH, P_NONE = range(8)
-N_PIPES = 8
-PIPE_NAMES = ("fp32", "int", "imad", "fp64", "mufu", "lsu", "branch", "none")
+P_FP32, P_INT, P_IMAD, P_FP64, P_MUFU, P_LSU, P_BRANCH, P_NONE, P_TENSOR = range(9)
+N_PIPES = 9
+PIPE_NAMES = ("fp32", "int", "imad", "fp64", "mufu", "lsu", "branch", "none", "tensor")
 
 # what an instruction is, for the replay
 (K_ALU, K_GLD, K_GST, K_GATOM, K_SLD, K_SST, K_SATOM, K_SHFL, K_BAR, K_EXIT, K_BRANCH, K_FREE, K_LLD, K_LST,
@@ -36,8 +37,8 @@ REASONS = ("selected", "not_selected", "wait", "short_scoreboard", "long_scorebo
 (R_SELECTED, R_NOT_SELECTED, R_WAIT, R_SHORT, R_LONG, R_BARRIER, R_MATH, R_LG, R_MIO, R_BRANCH, R_DRAIN, R_NOINST,
  R_DISPATCH) = range(13)
 
-MAX_SRC = 8
-MAX_DST = 4
+MAX_SRC = 32  # wmma.mma reads up to 24 registers (A, B and C fragments of 8 each)
+MAX_DST = 8  # wmma.load / wmma.mma write up to 8
 
 _F32_OPS = {"add", "sub", "mul", "fma", "mad", "min", "max", "neg", "abs", "setp", "selp", "set", "testp",
             "copysign", "slct", "fmax", "fmin"}
@@ -125,6 +126,8 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
         return K_EXIT, P_BRANCH, 0, cfg.ii_branch, SB_WAIT
     if kind in (BRA, CALL, TRAP):
         return K_BRANCH, P_BRANCH, cfg.lat_branch, cfg.ii_branch, SB_WAIT
+    if op == "wmma":
+        return _classify_wmma(ins, mem_class, cfg)
     if mem_class == "ldgsts":
         # cp.async: a global load whose data goes to shared memory, so its L1 misses merge in time
         # like any load's; build_static ties it to cp.async.wait_group through three pseudo registers
@@ -189,6 +192,28 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
     if op in ("bar", "barrier") and "warp" not in mods:  # bar.warp.sync (WARPSYNC): an ALU slot
         return K_BAR, P_BRANCH, 0, cfg.ii_branch, SB_WAIT
     return K_ALU, P_INT, cfg.lat_int, cfg.ii_int, SB_WAIT
+
+
+def _classify_wmma(ins, mem_class: str | None, cfg: TimingConfig):
+    """wmma.mma: the tensor pipe (lat_wmma_mma, ii_wmma_mma). wmma.load / wmma.store: the memory
+    instructions they become (exec/wmma.py memory_accesses), one LSU issue each; LDSM as a shared
+    load."""
+    if ins.mods[:1] == ("mma",):
+        return K_ALU, P_TENSOR, cfg.lat_wmma_mma, cfg.ii_wmma_mma, SB_WAIT
+    n = max(1, wmma.lowered_instructions(ins))
+    if mem_class == "ldsm":
+        return K_SLD, P_LSU, cfg.lat_shared, n, SB_SHORT
+    k, p, lat, _, sb = _memory_kind(mem_class, cfg)
+    return k, p, lat, n, sb
+
+
+def _memory_kind(mem_class: str | None, cfg: TimingConfig):
+    space, _, what = (mem_class or "generic_ld").partition("_")
+    if space == "shared":
+        return {"ld": K_SLD, "st": K_SST}.get(what, K_SATOM), P_LSU, cfg.lat_shared, 1, SB_SHORT
+    if space == "local":
+        return (K_LLD if what == "ld" else K_LST), P_LSU, cfg.lat_local_l1_hit, 1, SB_LONG
+    return {"ld": K_GLD, "st": K_GST}.get(what, K_GATOM), P_LSU, cfg.lat_l1_hit, 1, SB_LONG
 
 
 def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
