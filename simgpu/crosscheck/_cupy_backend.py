@@ -14,6 +14,8 @@ from typing import Any
 
 import cupy
 
+from simgpu.frontend.nvrtc import PRELUDE, STD_INCLUDE_DIR
+
 
 @dataclass
 class RecordedLaunch:
@@ -57,6 +59,8 @@ class RawModule:
     """cupy.RawModule whose kernels record their launches in :data:`LAUNCHES`."""
 
     def __init__(self, code: str | None = None, *, options: tuple = (), **kwargs) -> None:
+        if code is not None:  # the standard headers and prelude simgpu's NVRTC has, so one source compiles on both
+            options = tuple(options) + (f"-I{STD_INCLUDE_DIR}", f"--pre-include={PRELUDE}")
         self._module = cupy.RawModule(code=code, options=tuple(options), **kwargs)
 
     def get_function(self, name: str) -> _Kernel:

@@ -1,4 +1,5 @@
-"""Device-side printf: `call vprintf(fmt, args)` executed on the host.
+"""Device-side printf and assert: `call vprintf(fmt, args)` and `call __assertfail(...)` executed
+on the host.
 
 NVRTC compiles `printf("x=%d %f\\n", i, v)` to a call of the external function `vprintf` with two
 generic pointers: the format string (a module-scope `.global` byte array) and a per-thread buffer
@@ -7,6 +8,11 @@ ints, float promoted to double, long, long long, double and pointers 8 bytes). C
 the lines when the host synchronises; simgpu formats them when the warp executes the call, in the
 order the engine runs warps (warp by warp, lanes in order), and the launch prints them at its end
 (LaunchReport.printf keeps them). vprintf returns the number of arguments it consumed.
+
+A failed device `assert(e)` calls the external `__assertfail(message, file, line, function,
+char_size)`; CUDA prints "file:line: function: block [..], thread [..] Assertion `e` failed." and
+the launch fails (cudaErrorAssert). simgpu raises KernelRuntimeError with the same facts, for the
+first thread (in the order the engine runs them) whose assertion failed.
 """
 
 from __future__ import annotations
@@ -161,3 +167,28 @@ def _one(shape, i: int, lane: int) -> np.ndarray:
     mask = np.zeros(shape, bool)
     mask[i, lane] = True
     return mask
+
+
+def build_assertfail(param_offsets: list[int]):
+    """The exec function of `call __assertfail, (message, file, line, function, char_size)`: the
+    offsets of its .param variables in the per-thread function-parameter storage."""
+    msg_p, file_p, line_p, func_p = param_offsets[:4]
+
+    def exec_assertfail(ctx, ws, m: np.ndarray) -> None:
+        warps = np.arange(ctx.W)[ws]
+        stride = ctx.fparam_stride
+        for i, w in enumerate(warps):
+            for lane in np.flatnonzero(m[i]):
+                base = (int(w) * 32 + int(lane)) * stride
+                read = _reader(ctx, int(w), int(lane))
+
+                def word(off: int, n: int = 8, base: int = base) -> int:
+                    return int.from_bytes(ctx.fparam[base + off:base + off + n].tobytes(), "little")
+
+                def text(addr: int, read=read) -> str:
+                    return read(addr, _MAX_STRING).split(b"\0", 1)[0].decode("utf-8", errors="replace")
+
+                raise KernelRuntimeError(
+                    f"device assert failed: {text(word(file_p))}:{word(line_p, 4)}: {text(word(func_p))}: "
+                    f"Assertion `{text(word(msg_p))}` failed ({ctx.where(ws, _one(m.shape, i, lane))})")
+    return exec_assertfail

@@ -15,7 +15,7 @@ from simgpu.errors import UnsupportedInstructionError
 from simgpu.exec import ops, wmma
 from simgpu.exec.alignment import SYMBOL_BITS, known_alignment
 from simgpu.exec.memory import FUNC_PARAM_BASE
-from simgpu.exec.printf import build_vprintf
+from simgpu.exec.printf import build_assertfail, build_vprintf
 from simgpu.exec.values import type_bits
 from simgpu.frontend.cfg import build_cfg
 from simgpu.frontend.ptx.ast import Addr, Function, Imm, Instruction, Module, Reg, Special, Sym, Variable, Vec
@@ -113,6 +113,12 @@ def _is_vprintf(module: Module, name: str) -> bool:
     return name == "vprintf" and (fn is None or fn.is_decl_only)
 
 
+def _is_assertfail(module: Module, name: str) -> bool:
+    """A failed device assert(): the external __assertfail, declared but not defined in the PTX."""
+    fn = module.functions.get(name)
+    return name == "__assertfail" and (fn is None or fn.is_decl_only)
+
+
 def _align(x: int, a: int) -> int:
     return -(-x // max(1, a)) * max(1, a)
 
@@ -181,8 +187,8 @@ class _Linker:
                 if ins.opcode != "call":
                     continue
                 callee = ins.operands[1].name
-                if _is_vprintf(self.module, callee):
-                    continue  # device printf: executed on the host (exec/printf.py)
+                if _is_vprintf(self.module, callee) or _is_assertfail(self.module, callee):
+                    continue  # device printf and assert: executed on the host (exec/printf.py)
                 if callee in path:
                     raise self.error(f"recursive call of {callee} is not supported", ins)
                 target = self.module.functions.get(callee)
@@ -299,6 +305,9 @@ class _Linker:
                 elif op == "call" and _is_vprintf(self.module, ins.operands[1].name):
                     kinds[pc] = ALU
                     execs[pc] = self.vprintf(ins, fn)
+                elif op == "call" and _is_assertfail(self.module, ins.operands[1].name):
+                    kinds[pc] = ALU
+                    execs[pc] = build_assertfail(self.param_offsets(ins, fn, "__assertfail", 5))
                 elif op == "call":
                     kinds[pc] = CALL
                     call_sites[pc] = self.call_site(ins, fn)
@@ -355,16 +364,21 @@ class _Linker:
             l1_policy=l1_policy, link=self,
         )
 
+    def param_offsets(self, ins: Instruction, caller: Function, what: str, n: int) -> list[int]:
+        """The per-thread .param offsets of a call's n arguments (a library call run on the host)."""
+        offsets = []
+        for a in ins.operands[-1].elems:
+            if not isinstance(a, Sym) or (caller.name, a.name) not in self.fparams:
+                raise self.error(f"{what} argument {a} is not a .param variable", ins)
+            offsets.append(self.fparams[(caller.name, a.name)])
+        if len(offsets) != n:
+            raise self.error(f"{what} takes {n} arguments; this call passes {len(offsets)}", ins)
+        return offsets
+
     def vprintf(self, ins: Instruction, caller: Function):
         """`call (ret), vprintf, (fmt, args)`: device printf, formatted on the host (exec/printf.py)."""
-        rets, _, args = ins.operands
-        offsets = []
-        for a in args.elems:
-            if not isinstance(a, Sym) or (caller.name, a.name) not in self.fparams:
-                raise self.error(f"printf argument {a} is not a .param variable", ins)
-            offsets.append(self.fparams[(caller.name, a.name)])
-        if len(offsets) != 2:
-            raise self.error(f"vprintf takes a format and an argument buffer; this call passes {len(offsets)}", ins)
+        rets = ins.operands[0]
+        offsets = self.param_offsets(ins, caller, "vprintf (a format and an argument buffer)", 2)
         ret = None
         if rets.elems:
             r = rets.elems[0]

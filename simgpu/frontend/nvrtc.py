@@ -78,12 +78,19 @@ def cache_dir() -> Path:
 _INCLUDE_ENV = "SIMGPU_CUDA_INCLUDE"  # a directory with the CUDA headers, to override the search
 
 
+# simgpu's C and C++ standard headers for device code (searched last)
+STD_INCLUDE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "include")
+
+
 @lru_cache(maxsize=1)
 def default_include_dirs() -> tuple[str, ...]:
     """Where `#include <cuda_fp16.h>` and friends are found: NVRTC has no search path of its own
     and its wheel ships no CUDA headers. In order: $SIMGPU_CUDA_INCLUDE; a CUDA toolkit
     ($CUDA_HOME, $CUDA_PATH, /usr/local/cuda); the include directory of NVIDIA's runtime wheel;
-    numba's copy of cuda_fp16.h (numba is a dependency, so half precision always compiles)."""
+    numba's copy of cuda_fp16.h (numba is a dependency, so half precision always compiles); last,
+    simgpu's own C and C++ standard headers for device code (<cstdint>, <cfloat>, <climits>,
+    <cmath>, <cstdio>, <cassert>, ...: frontend/include/README.md), which nvcc would take from the
+    host compiler."""
     dirs: list[str] = []
     if os.environ.get(_INCLUDE_ENV):
         dirs.append(os.environ[_INCLUDE_ENV])
@@ -110,12 +117,24 @@ def default_include_dirs() -> tuple[str, ...]:
             cccl = os.path.join(d, "cccl")
             if os.path.isdir(os.path.join(cccl, "cuda")):
                 found.append(cccl)
+    found.append(STD_INCLUDE_DIR)
     return tuple(found)
 
 
+# included before every source, as nvcc's implicit cuda_runtime.h brings INFINITY, INT_MIN, FLT_MAX
+# and int32_t without an #include (frontend/include/simgpu_prelude.h)
+PRELUDE = "simgpu_prelude.h"
+
+
+def nvcc_like_options() -> tuple[str, ...]:
+    """-I for the CUDA headers found and simgpu's standard headers, and the prelude: what NVRTC
+    needs to compile a kernel written for nvcc (also given to CuPy by the crosscheck)."""
+    return tuple(f"-I{d}" for d in default_include_dirs()) + (f"--pre-include={PRELUDE}",)
+
+
 def _with_includes(opts: tuple[str, ...]) -> tuple[str, ...]:
-    """The user's options, then -I for the CUDA headers found (the user's -I are searched first)."""
-    return opts + tuple(f"-I{d}" for d in default_include_dirs())
+    """The user's options, then nvcc_like_options (the user's -I are searched first)."""
+    return opts + nvcc_like_options()
 
 
 def _has_arch_option(options: tuple[str, ...]) -> bool:
