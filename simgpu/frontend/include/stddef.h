@@ -1,9 +1,11 @@
-/* simgpu: <stddef.h> for NVRTC (size_t and ptrdiff_t are NVRTC built-ins) */
+/* simgpu: <stddef.h> for NVRTC (size_t and ptrdiff_t are NVRTC built-ins; offsetof as libcu++
+   defines it under NVRTC, cuda/std/__cstddef/types.h) */
 #ifndef SIMGPU_STDDEF_H
 #define SIMGPU_STDDEF_H
 #ifndef NULL
 #define NULL 0
 #endif
-#define offsetof(type, member) __builtin_offsetof(type, member)
-typedef long max_align_t;
+#if !defined(offsetof)
+#  define offsetof(type, member) (::size_t) ((char*) &(((type*) 0)->member) - (char*) 0)
+#endif
 #endif
