@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from simgpu.errors import UnsupportedInstructionError
-from simgpu.exec import alu, wmma
+from simgpu.exec import alu, mma, wmma
 from simgpu.exec.values import TYPE_INFO, from_raw, imm_value, is_float, is_signed, to_raw, type_bits, type_bytes
 from simgpu.frontend.ptx.ast import Addr, Imm, Instruction, Reg, Special, Sym, Vec
 
@@ -1051,6 +1051,7 @@ BUILDERS.update({
     "atom": _build_atom, "red": _build_atom, "shfl": _build_shfl, "vote": _build_vote, "match": _build_match,
     "redux": _build_redux, "activemask": _build_activemask, "isspacep": _build_isspacep,
     "wmma": wmma.build,  # wmma.load / wmma.store / wmma.mma (exec/wmma.py)
+    "mma": mma.build_mma, "ldmatrix": mma.build_ldmatrix, "stmatrix": mma.build_stmatrix,  # exec/mma.py
 })
 
 

@@ -429,9 +429,9 @@ class _Linker:
 
 
 _CUTS_VECTOR_GROUPS = ("bar", "barrier", "call", "exit", "ret", "trap", "brkpt")
-_CUTTING_CLASSES = ("shared_st", "shared_atom", "generic_st", "generic_atom", "ldgsts")
+_CUTTING_CLASSES = ("shared_st", "shared_atom", "generic_st", "generic_atom", "ldgsts", "stsm")
 # what cuts a group of shared stores: an access that may read or write their words in between
-_CUTTING_STORE_GROUPS = ("shared_ld", "shared_atom", "generic_ld", "generic_st", "generic_atom", "ldgsts")
+_CUTTING_STORE_GROUPS = ("shared_ld", "shared_atom", "generic_ld", "generic_st", "generic_atom", "ldgsts", "ldsm")
 
 
 def is_async_copy(ins: Instruction) -> bool:
@@ -601,6 +601,10 @@ def _mem_class(ins: Instruction, link: _Linker) -> str | None:
         return "ldgsts"  # cp.async: one LDGSTS, global read and shared write (ncu counts it apart)
     if op in ("ld", "ldu", "st"):
         kind = "ld" if op in ("ld", "ldu") else "st"
+    elif op == "ldmatrix":
+        return "ldsm"  # LDSM, as wmma's shared loads of 16-bit multiplicands (exec/mma.py)
+    elif op == "stmatrix":
+        return "stsm"  # STSM: shared store wavefronts, but neither op_shared_st nor op_ldsm to ncu (exec/mma.py)
     elif op == "wmma" and ins.mods[:1] in (("load",), ("store",)):
         if wmma.memory_class(ins) == "ldsm":
             return "ldsm"  # LDSM (ldmatrix): shared wavefronts, but not a shared-load instruction to ncu
@@ -623,7 +627,7 @@ def _mem_class(ins: Instruction, link: _Linker) -> str | None:
 
 
 _NO_DEST = {"st", "red", "bra", "brx", "call", "ret", "exit", "bar", "barrier", "membar", "fence", "prefetch",
-            "prefetchu", "trap", "brkpt", "cp", "nanosleep", "pmevent", "griddepcontrol"}
+            "prefetchu", "trap", "brkpt", "cp", "nanosleep", "pmevent", "griddepcontrol", "stmatrix"}
 
 
 def _defs_uses(ins: Instruction) -> tuple[list[str], list[str]]:

@@ -84,31 +84,31 @@ class Fragment:
 # ------------------------------------------------------------------------------------------------
 # fragment layouts
 # ------------------------------------------------------------------------------------------------
-def _mma_a(etype: str, g: int, t: int, half: bool) -> list[tuple[int, int]]:
-    """A of one 16-row mma tile (PTX ISA, mma.m16n8k16 .f16/.bf16, m16n8k32 .s8/.u8 with K = 16,
-    m16n8k8 .tf32); `half`: only rows 0..7 (the m8 shapes)."""
-    if etype in ("f16", "bf16"):  # 16 x 16: a0..a7
-        out = [(g + 8 * ((i // 2) % 2), 2 * t + (i % 2) + 8 * (i // 4)) for i in range(8)]
-    elif etype in ("s8", "u8"):  # 16 x 16: a0..a7
-        out = [(g + 8 * (i // 4), 4 * t + (i % 4)) for i in range(8)]
-    else:  # tf32, 16 x 8: a0..a3
-        out = [(g + 8 * (i % 2), t + 4 * (i // 2)) for i in range(4)]
-    return [rc for rc in out if rc[0] < 8] if half else out
+def mma_tile_a(etype: str, m: int, k: int, g: int, t: int) -> list[tuple[int, int]]:
+    """(row, col) of slots a0, a1, ... of lane (g, t) = (L // 4, L % 4) in mma.sync's A fragment
+    (M x K, M = 8 or 16; PTX ISA, "Matrix Fragments for mma.m16n8k16" and its siblings). One
+    32-bit register holds `per` = 4 / element-bytes consecutive K elements, columns per*t ..
+    per*t + per - 1 of a K slice 4*per wide (f16/bf16: 8, tf32: 4, s8/u8: 16); the registers walk
+    rows g, g + 8 (M = 16), then the next K slice. f16 m16n8k16: row g + 8*((i//2)%2), col 2t + i%2
+    + 8*(i//4); tf32 m16n8k8: row g + 8*(i%2), col t + 4*(i//2); s8 m16n8k32: row g + 8*((i//4)%2),
+    col 4t + i%4 + 16*(i//8)."""
+    per = 4 // ELEM_BYTES[etype]
+    return [(g + 8 * h, 4 * per * q + per * t + j) for q in range(k // (4 * per)) for h in range(m // 8)
+            for j in range(per)]
 
 
-def _mma_b(etype: str, g: int, t: int) -> list[tuple[int, int]]:
-    """B of one 8-column mma tile (K x 8)."""
-    if etype in ("f16", "bf16"):  # 16 x 8: b0..b3
-        return [(2 * t + (i % 2) + 8 * (i // 2), g) for i in range(4)]
-    if etype in ("s8", "u8"):  # 16 x 8: b0..b3
-        return [(4 * t + i, g) for i in range(4)]
-    return [(t + 4 * i, g) for i in range(2)]  # tf32, 8 x 8: b0, b1
+def mma_tile_b(etype: str, k: int, g: int, t: int) -> list[tuple[int, int]]:
+    """(row, col) of slots b0, b1, ... of lane (g, t) in mma.sync's B fragment (K x 8): column g,
+    one 32-bit register per K slice (f16 m16n8k16: row 2t + i%2 + 8*(i//2); tf32 m16n8k8: row
+    t + 4i; s8 m16n8k32: row 4t + i%4 + 16*(i//4))."""
+    per = 4 // ELEM_BYTES[etype]
+    return [(4 * per * q + per * t + j, g) for q in range(k // (4 * per)) for j in range(per)]
 
 
-def _mma_c(g: int, t: int, half: bool) -> list[tuple[int, int]]:
-    """C/D of one 16 x 8 mma tile: c0..c3 (rows 0..7 only for the m8 shapes)."""
-    out = [(g + 8 * (i // 2), 2 * t + (i % 2)) for i in range(4)]
-    return [rc for rc in out if rc[0] < 8] if half else out
+def mma_tile_c(m: int, g: int, t: int) -> list[tuple[int, int]]:
+    """(row, col) of slots c0, c1, ... of lane (g, t) in mma.sync's C/D fragment (M x 8, any
+    accumulator type): row g + 8*(i//2), col 2t + i%2."""
+    return [(g + 8 * h, 2 * t + j) for h in range(m // 8) for j in range(2)]
 
 
 def fragment_registers(use: str, shape: str, etype: str) -> int:
@@ -153,12 +153,12 @@ def fragment(use: str, shape: str, etype: str) -> Fragment:
     for lane in range(32 if not per_lane else 0):
         g, t = lane // 4, lane % 4
         if use == "a":
-            el = [(r + 16 * mt, c) for mt in range(max(1, m // 16)) for r, c in _mma_a(etype, g, t, m < 16)]
+            el = [(r + 16 * mt, c) for mt in range(m // 16) for r, c in mma_tile_a(etype, 16, k, g, t)]
         elif use == "b":
-            el = [(r, c + 8 * nt) for nt in range(n // 8) for r, c in _mma_b(etype, g, t)]
+            el = [(r, c + 8 * nt) for nt in range(n // 8) for r, c in mma_tile_b(etype, k, g, t)]
         else:
-            el = [(r + 16 * mt, c + 8 * nt) for mt in range(max(1, m // 16)) for nt in range(n // 8)
-                  for r, c in _mma_c(g, t, m < 16)]
+            el = [(r + 16 * mt, c + 8 * nt) for mt in range(m // 16) for nt in range(n // 8)
+                  for r, c in mma_tile_c(16, g, t)]
         per_lane.append(el)
     distinct = rows * cols // 32
     slots = regs * (4 // ELEM_BYTES[etype])
@@ -424,7 +424,7 @@ def build(ins, link, o) -> object:
     raise o.error(f"unsupported PTX instruction '{ins.full_opcode}'")
 
 
-def _regs_of(op, o, what: str) -> list:
+def regs_of(op, o, what: str) -> list:
     if not isinstance(op, Vec) or not all(isinstance(e, Reg) for e in op.elems):
         raise o.error(f"{what}: expected a vector of registers, got {op!r}")
     return list(op.elems)
@@ -439,7 +439,7 @@ def _build_memory(ins, link, o):
     is_load = ins.mods[0] == "load"
     ops_ = ins.operands
     vec_op, addr_op = (ops_[0], ops_[1]) if is_load else (ops_[1], ops_[0])
-    regs = _regs_of(vec_op, o, ins.full_opcode)
+    regs = regs_of(vec_op, o, ins.full_opcode)
     if len(regs) != frag.regs:
         raise o.error(f"{ins.full_opcode} takes {frag.regs} registers, got {len(regs)}")
     if not isinstance(addr_op, Addr):
@@ -539,10 +539,19 @@ def _build_mma(ins, link, o):
     ops_ = ins.operands
     if len(ops_) != 4:
         raise o.error(f"{ins.full_opcode} takes four vector operands")
-    d_regs, a_regs, b_regs, c_regs = (_regs_of(x, o, ins.full_opcode) for x in ops_)
+    d_regs, a_regs, b_regs, c_regs = (regs_of(x, o, ins.full_opcode) for x in ops_)
     for regs, fr, name in ((d_regs, fd, "d"), (a_regs, fa, "a"), (b_regs, fb, "b"), (c_regs, fc, "c")):
         if len(regs) != fr.regs:
             raise o.error(f"{ins.full_opcode}: operand {name} takes {fr.regs} registers, got {len(regs)}")
+    return mma_closure(o, (d_regs, a_regs, b_regs, c_regs), (fd, fa, fb, fc), integer, satfinite)
+
+
+def mma_closure(o, regs, frags, integer: bool, satfinite: bool):
+    """The closure of one warp matrix multiply-accumulate (wmma.mma and mma.sync alike): gather A,
+    B, C from their fragment registers (frags: the (D, A, B, C) Fragments, regs: their register
+    lists in that order), D = A x B + C exactly (mma), one rounding to D's type, scatter D."""
+    (d_regs, a_regs, b_regs, c_regs), (fd, fa, fb, fc) = regs, frags
+    dtype = fd.etype
     a_src = [o.raw_src(r) for r in a_regs]
     b_src = [o.raw_src(r) for r in b_regs]
     c_src = [o.raw_src(r) for r in c_regs]

@@ -345,6 +345,7 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
         metrics["launch__occupancy_limit_shared_mem"] = float(shared_mem_limit(
             cfg, memsys.carveout_bytes, lk.shared_static + shared_mem))
     metrics.update(_instruction_metrics(stats))
+    metrics.update(_tensor_metrics(lk, stats))
     if timing_result is not None:
         metrics.update(timing_result.metrics)
     metrics.update({
@@ -365,6 +366,23 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
                         occupancy_limiter=occ.limiter, metrics=metrics, per_pc=per_pc,
                         host_seconds=host_seconds, trace=recorder if pl.keep_trace else None, linked=lk,
                         timing=timing_result, engine=pl.engine.name, registers_from=pl.registers_from)
+
+
+def _tensor_metrics(lk, stats) -> dict[str, float]:
+    """Tensor-pipe SASS instructions (H200, benchmarks/microbench/wmma): an mma.sync is one HMMA
+    (f16, bf16, tf32) or IMMA (s8, u8); a wmma.mma two HMMA (measured for m16n16k16 f16, ASSUMED for
+    the other shapes) or two IMMA (ASSUMED)."""
+    hmma = imma = 0.0
+    warps = getattr(stats, "per_pc_warps", None)
+    if warps is not None:
+        for pc, ins in enumerate(lk.instructions):
+            if ins.opcode == "mma" or (ins.opcode == "wmma" and ins.mods[:1] == ("mma",)):
+                n = float(warps[pc]) * (1 if ins.opcode == "mma" else 2)
+                if any(x in ("s8", "u8") for x in ins.mods):
+                    imma += n
+                else:
+                    hmma += n
+    return {"sm__inst_executed_pipe_tensor_op_hmma.sum": hmma, "sm__inst_executed_pipe_tensor_op_imma.sum": imma}
 
 
 def _instruction_metrics(stats) -> dict[str, float]:

@@ -60,6 +60,24 @@ class TimingConfig:
     # the 8-bit shapes ASSUMED alike too (not measured).
     lat_wmma_mma: int = 24
     ii_wmma_mma: int = 12
+    # mma.sync (hand-written PTX, exec/mma.py) on the same tensor pipe, measured with clock64 around
+    # 4,096 dependent mma.sync per warp (benchmarks/microbench/wmma, `./mma_sync latency`,
+    # results/mma_sync/mma_latency.txt, 2026-12-01). "full" forms, one HMMA.16816 / HMMA.1688 TF32 /
+    # IMMA.16832 each (ncu: op_hmma or op_imma 1 per mma.sync): m16n8k16 f16 (f32 and f16
+    # accumulate) and bf16, m16n8k8 tf32, m16n8k32 s8: 24.0 cycles with 1 warp per sub-partition,
+    # 24.0-24.8 with 2 and 4, 47.4-48.0 with 8: the pipe takes one every 5.9-6.0 cycles per
+    # sub-partition (half a wmma m16n16k16: 24.3 / 11.7). u8 ASSUMED as s8.
+    lat_mma_full: int = 24
+    ii_mma_full: int = 6
+    # "half" forms (half the K bytes): m16n8k8 f16: 16.9 cycles with 1-2 warps, 32.1 with 8 (one
+    # every 4.0 cycles). m16n8k8 bf16, m16n8k4 tf32, m16n8k16 / m8n8k16 s8 / u8: ASSUMED alike.
+    lat_mma_half: int = 17
+    ii_mma_half: int = 4
+    # LDSM (ldmatrix, and wmma.load of 16-bit multiplicands from shared): a chain of ldmatrix .x1
+    # whose row address is base + the previous one's data (zeros) took 28.56 cycles per step with
+    # one warp per sub-partition (`./mma_sync latency`): LDSM + one IADD (lat_int 5) -> 24 (23.56).
+    # .x2 / .x4 and more warps per sub-partition: ASSUMED the same (not measured).
+    lat_ldsm: int = 24
 
     # ---------------------------------------------------------------- barriers
     # bar.sync back to back: latency_barsync_{32,256,1024}threads_cycles = 14.7, 28.7, 76.7

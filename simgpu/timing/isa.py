@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simgpu.exec import wmma
+from simgpu.exec import mma, wmma
 from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 from simgpu.timing.config import TimingConfig
@@ -104,7 +104,7 @@ def _regs_of(op) -> list[Reg]:
 
 def _num_dst(ins) -> int:
     op, mods, ops = ins.opcode, ins.mods, ins.operands
-    if op in ("st", "red", "bra", "bar", "barrier", "ret", "exit", "trap", "membar", "fence", "prefetch",
+    if op in ("st", "stmatrix", "red", "bra", "bar", "barrier", "ret", "exit", "trap", "membar", "fence", "prefetch",
               "prefetchu", "call", "cp", "discard", "applypriority", "nanosleep"):
         return 0
     if op == "setp":
@@ -128,6 +128,14 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
         return K_BRANCH, P_BRANCH, cfg.lat_branch, cfg.ii_branch, SB_WAIT
     if op == "wmma":
         return _classify_wmma(ins, mem_class, cfg)
+    if op == "mma":  # mma.sync: the tensor pipe (exec/mma.py mma_class)
+        if mma.mma_class(mods) == "half":
+            return K_ALU, P_TENSOR, cfg.lat_mma_half, cfg.ii_mma_half, SB_WAIT
+        return K_ALU, P_TENSOR, cfg.lat_mma_full, cfg.ii_mma_full, SB_WAIT
+    if mem_class == "ldsm":  # ldmatrix: one LDSM, a shared load to the LSU and the bank model
+        return K_SLD, P_LSU, cfg.lat_ldsm, 1, SB_SHORT
+    if mem_class == "stsm":  # stmatrix: one STSM, a shared store (ASSUMED: STS's latency)
+        return K_SST, P_LSU, cfg.lat_shared, 1, SB_SHORT
     if mem_class == "ldgsts":
         # cp.async: a global load whose data goes to shared memory, so its L1 misses merge in time
         # like any load's; build_static ties it to cp.async.wait_group through three pseudo registers
@@ -202,7 +210,7 @@ def _classify_wmma(ins, mem_class: str | None, cfg: TimingConfig):
         return K_ALU, P_TENSOR, cfg.lat_wmma_mma, cfg.ii_wmma_mma, SB_WAIT
     n = max(1, wmma.lowered_instructions(ins))
     if mem_class == "ldsm":
-        return K_SLD, P_LSU, cfg.lat_shared, n, SB_SHORT
+        return K_SLD, P_LSU, cfg.lat_ldsm, n, SB_SHORT
     k, p, lat, _, sb = _memory_kind(mem_class, cfg)
     return k, p, lat, n, sb
 

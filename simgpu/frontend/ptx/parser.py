@@ -36,7 +36,7 @@ _TOKEN = re.compile(
   | (?P<string>"[^"\n]*")
   | (?P<fhex>0[fF][0-9a-fA-F]{8}|0[dD][0-9a-fA-F]{16})
   | (?P<num>0[xX][0-9a-fA-F]+U?|0[bB][01]+U?|\d+\.\d*(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+|\d+U?)
-  | (?P<ident>[.%$A-Za-z_][\w$.]*)
+  | (?P<ident>[.%$A-Za-z_][\w$.]*(?:::[\w$.]+)*)  # .shared::cta, .sp::ordered_metadata
   | (?P<punct>[{}()\[\],;:+\-=<>@!|*/&])
     """,
     re.VERBOSE | re.DOTALL,
