@@ -11,7 +11,6 @@ from __future__ import annotations
 import argparse
 import csv
 import gzip
-import itertools
 import json
 import sys
 from pathlib import Path
@@ -19,32 +18,8 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[3]))
-from simgpu.memory.topology import H200_GPCS  # noqa: E402
-
-GPC = {s: g for g, sms in enumerate(H200_GPCS) for s in sms}
-GX = 16
-
-
-def pair_stats(starts: np.ndarray, sm: list[int]) -> str:
-    """starts [CTAs, tiles] in cycles; the CTAs' SMs -> |t1 - t2| percentiles per kind of pair."""
-    groups: dict[str, list] = {"A": [], "B": [], "same SM": []}
-    for c1, c2 in itertools.combinations(range(len(sm)), 2):
-        s1, s2 = sm[c1], sm[c2]
-        if s1 == s2:
-            groups["same SM"].append((c1, c2))
-        elif s1 in GPC and s2 in GPC and GPC[s1] == GPC[s2]:
-            if c1 // GX == c2 // GX:
-                groups["A"].append((c1, c2))
-            elif c1 % GX == c2 % GX:
-                groups["B"].append((c1, c2))
-    out = [f"tile {np.median(np.diff(starts, axis=1)):5.0f}"]
-    for name, pairs in groups.items():
-        if not pairs:
-            continue
-        d = np.concatenate([np.abs(starts[a] - starts[b]) for a, b in pairs])
-        out.append(f"{name} p50 {np.median(d):4.0f} p90 {np.percentile(d, 90):5.0f} <=100 {np.mean(d <= 100):.2f}")
-    return " | ".join(out)
+sys.path.insert(0, str(HERE.parent))
+from phases import pair_stats  # noqa: E402  (the same pairs: grid rows / columns of 16 CTAs)
 
 
 def hardware() -> None:
