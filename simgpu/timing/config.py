@@ -246,8 +246,16 @@ class TimingConfig:
     # simgpu's lock-step CTAs a few cycles apart lose merges the H200 keeps. A like limit of 400 / 800
     # cycles on DRAM-fetch requests left gemm_naive at -8.9 / -9.1 % (its A rows merge within a few
     # cycles: lock step, not long windows), and this limit with l2_sm_latency on as well gave
-    # gemm_tiled +11.1 %. Off until gemm_tiled's A merging is understood.
-    l2_merge_window_hit_max_cycles: int = 0
+    # gemm_tiled +11.1 %. On since 2026-12-01 at 160, past which the curve above has (almost) no
+    # merges left (0.09 at 200, none at 300). validation/l2_reads.py with validation/typical5's 15
+    # unseen launches (90 launches, before / after): 74 -> 78 within 2 %, mean |error| 2.15 -> 1.81 %;
+    # col_major_read -17.1 -> -1.2 %, coo_spmv_atomic -6.5 -> +0.8 %, ell_spmv -8.3 -> -1.7 %,
+    # gather_int64 -2.05 -> -0.35 %, softmax_block_rows -9.6 -> -2.8 %; gemm_tiled +0.35 -> +0.47 %
+    # (simgpu validate: 119 of 120 either way, gemm_tiled +0.4 % against the calibration file). A
+    # sweep of the same 90 with the scratch override of that day: 77 at 90 (but gemm_tiled +2.7 %),
+    # 120 and 160, 76 at 200. The free-running kernels that merge too much (gemm_naive,
+    # gemm_abt_naive, mlp_relu, dgemm_naive) do not move: their joins are closer than that.
+    l2_merge_window_hit_max_cycles: int = 160
     # A join also counts only as often as the two SMs' request streams are still in step: weight
     # 1 / (1 + (q_a + q_b) / (2 * this)), q = each SM's L1-miss lines in flight when it asked
     # (l2_merge.py). The H200 (benchmarks/microbench/l2_order, three chips, 2026-11-30): CTAs that
