@@ -9,7 +9,7 @@ import simgpu as sg
 from simgpu.errors import KernelRuntimeError
 
 HEADERS = ["stdint.h", "cstdint", "limits.h", "climits", "float.h", "cfloat", "math.h", "cmath",
-           "stddef.h", "cstddef", "stdio.h", "cstdio", "assert.h", "cassert"]
+           "stddef.h", "cstddef", "stdio.h", "cstdio", "assert.h", "cassert", "limits"]
 
 
 @pytest.mark.parametrize("header", HEADERS)
@@ -54,6 +54,31 @@ def test_std_names_of_cmath_cstdint_cstddef():
     sg.RawModule(code=src).get_function("k")((1,), (32,), (sg.asarray(x), y), timing=False)
     want = np.sqrt(x) + np.exp(x) + x + np.maximum(x, 0.5) + 8
     np.testing.assert_allclose(y.get(), want, rtol=1e-6)
+
+
+def test_numeric_limits_in_device_code():
+    """std::numeric_limits, constexpr and callable from device code (max-reductions start from
+    lowest() or -infinity())."""
+    src = r'''
+    #include <limits>
+    extern "C" __global__ void k(float* f, double* d, long long* i) {
+        constexpr float lo = std::numeric_limits<float>::lowest();
+        f[0] = std::numeric_limits<float>::max(); f[1] = lo; f[2] = std::numeric_limits<float>::infinity();
+        f[3] = std::numeric_limits<float>::quiet_NaN(); f[4] = std::numeric_limits<float>::epsilon();
+        f[5] = std::numeric_limits<float>::denorm_min();
+        d[0] = std::numeric_limits<double>::max(); d[1] = -std::numeric_limits<double>::infinity();
+        i[0] = std::numeric_limits<int>::min(); i[1] = std::numeric_limits<unsigned>::max();
+        i[2] = std::numeric_limits<long long>::max(); i[3] = std::numeric_limits<float>::digits;
+        i[4] = std::numeric_limits<const short>::max(); i[5] = std::numeric_limits<unsigned char>::is_signed;
+    }'''
+    f, d, i = sg.zeros(6, np.float32), sg.zeros(2, np.float64), sg.zeros(6, np.int64)
+    sg.RawModule(code=src).get_function("k")((1,), (1,), (f, d, i), timing=False)
+    fi = np.finfo(np.float32)
+    fv = f.get()
+    assert fv[0] == fi.max and fv[1] == -fi.max and fv[2] == np.inf and np.isnan(fv[3])
+    assert fv[4] == fi.eps and fv[5] == fi.smallest_subnormal
+    assert d.get().tolist() == [np.finfo(np.float64).max, -np.inf]
+    assert i.get().tolist() == [-2**31, 2**32 - 1, 2**63 - 1, 24, 32767, 0]
 
 
 ASSERT = r'''
