@@ -76,7 +76,9 @@ class TimingConfig:
     # LDSM (ldmatrix, and wmma.load of 16-bit multiplicands from shared): a chain of ldmatrix .x1
     # whose row address is base + the previous one's data (zeros) took 28.56 cycles per step with
     # one warp per sub-partition (`./mma_sync latency`): LDSM + one IADD (lat_int 5) -> 24 (23.56).
-    # .x2 / .x4 and more warps per sub-partition: ASSUMED the same (not measured).
+    # The re-run of that day (mma_latency_rerun.txt): x1 28.6-29.0 cycles with 1-4 warps, 32.2 with
+    # 8; x4 34.1 / 35.1 with 1 / 2 warps, then 64 / 128 with 4 / 8 (one wavefront per cycle per SM,
+    # the shared data path's rate): the x4's extra ~5.5 cycles are its extra wavefronts.
     lat_ldsm: int = 24
 
     # ---------------------------------------------------------------- barriers
