@@ -44,6 +44,25 @@ class TimingConfig:
     lat_branch: int = 4  # ASSUMED: a warp's next issue after a branch (not measured)
     lat_div_extra: int = 16  # ASSUMED: div.rn/rcp.rn/sqrt.rn = MUFU + 4 dependent FFMAs (Newton step in SASS)
     lat_idiv: int = 50  # ASSUMED: integer div/rem = ~12 dependent ALU/IMAD/MUFU ops in SASS
+    # PTX ops that ptxas expands into a sequence of SASS instructions, each taking an issue slot of
+    # its sub-partition: a dependent chain of 1,024 of each on one warp (benchmarks/microbench/
+    # sass_ops, H200 2026-12-01, ncu smsp__inst_executed.sum minus the chain's own add, per op):
+    # div.u32 9.5, rem.u32 8.5, div.s32 13.6, rem.s32 11.6; 64-bit div / rem 76-80 (a call) when an
+    # operand is past 2^32, and 24-25 when both are below: NVVM already tests the high words in the
+    # PTX and branches to a div.u32, so a div.u64 / rem.u64 that executes is the long one;
+    # div.rn / sqrt.rn / rcp.rn.f32 10.0-10.2; f64 div.rn 16.1, sqrt.rn 18.1, rcp.rn 11.1;
+    # __fdividef (div.full) 1.1. Latencies per op (clock64 around the chain, less the add): 32-bit
+    # unsigned 61, signed 68, 64-bit past 2^32 354, f32 div.rn 54, f64 div.rn 116 cycles.
+    sass_idiv32: int = 9
+    sass_sdiv32: int = 13
+    sass_idiv64: int = 78
+    sass_fdiv32: int = 10
+    sass_fdiv64: int = 16
+    sass_fsqrt64: int = 18
+    sass_frcp64: int = 11
+    lat_idiv32: int = 61
+    lat_sdiv32: int = 68
+    lat_idiv64: int = 354
     # cycles a warp instruction keeps its pipe busy on one sub-partition (32 lanes / lanes per SMSP)
     ii_fp32: int = 1  # throughput_ffma_per_sm_per_cycle 126.4 -> 32 lanes per SMSP
     ii_int: int = 1  # throughput_iadd_xor_alternating_per_sm_per_cycle 124.5

@@ -76,6 +76,8 @@ class StaticTable:
     # bool per pc: a read-only load (ld.global.nc / ldu / tex): the data is read-only for the whole
     # kernel (PTX ISA), so no store of the kernel can alias it and ptxas moves it across stores
     readonly: np.ndarray | None = None
+    # int32 per pc: issue slots (SASS instructions of a ptxas-expanded op: sass_slots), 1 for most
+    slots: np.ndarray | None = None
 
 
 def _reg_index(lk: LinkedKernel):
@@ -183,14 +185,14 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
             return K_ALU, P_MUFU, cfg.lat_sin, cfg.ii_mufu, SB_SHORT
         if op == "div":
             if not _is_float(mods):
-                return K_ALU, P_IMAD, cfg.lat_idiv, cfg.ii_imad * 6, SB_SHORT
+                return K_ALU, P_IMAD, _idiv_latency(mods, cfg), cfg.ii_imad * 6, SB_SHORT
             extra = cfg.lat_fp32 if approx or "full" in mods else cfg.lat_div_extra + cfg.lat_fp32
             return K_ALU, P_MUFU, cfg.lat_mufu + extra, cfg.ii_mufu, SB_SHORT
         if op in ("rcp", "sqrt") and not approx:
             return K_ALU, P_MUFU, cfg.lat_mufu + cfg.lat_div_extra, cfg.ii_mufu, SB_SHORT
         return K_ALU, P_MUFU, cfg.lat_mufu, cfg.ii_mufu, SB_SHORT
     if op == "rem":
-        return K_ALU, P_IMAD, cfg.lat_idiv, cfg.ii_imad * 6, SB_SHORT
+        return K_ALU, P_IMAD, _idiv_latency(mods, cfg), cfg.ii_imad * 6, SB_SHORT
     if _is_f64(mods) and op in _F32_OPS | {"fma", "mad", "mul", "add", "sub"}:
         return K_ALU, P_FP64, cfg.lat_fp64, cfg.ii_fp64, SB_WAIT
     if _is_float(mods) and op in _F32_OPS:
@@ -224,6 +226,29 @@ def _memory_kind(mem_class: str | None, cfg: TimingConfig):
     return {"ld": K_GLD, "st": K_GST}.get(what, K_GATOM), P_LSU, cfg.lat_l1_hit, 1, SB_LONG
 
 
+def _idiv_latency(mods, cfg: TimingConfig) -> int:
+    """Integer div / rem: measured per width and signedness (config sass_* comment)."""
+    if any(m in ("u64", "s64", "b64") for m in mods):
+        return cfg.lat_idiv64
+    return cfg.lat_sdiv32 if "s32" in mods else cfg.lat_idiv32
+
+
+def sass_slots(ins, cfg: TimingConfig) -> int:
+    """Issue slots of one PTX instruction: the SASS instructions ptxas makes of it where that is a
+    sequence (integer div / rem, IEEE div / sqrt / rcp: config sass_*), else 1."""
+    op, mods = ins.opcode, ins.mods
+    floating = _is_float(mods) or _is_f64(mods)
+    if op in ("div", "rem") and not floating:
+        if any(m in ("u64", "s64", "b64") for m in mods):
+            return cfg.sass_idiv64
+        return cfg.sass_sdiv32 if "s32" in mods else cfg.sass_idiv32
+    if op in ("div", "sqrt", "rcp") and floating and "approx" not in mods and "full" not in mods:
+        if _is_f64(mods):
+            return {"div": cfg.sass_fdiv64, "sqrt": cfg.sass_fsqrt64, "rcp": cfg.sass_frcp64}[op]
+        return cfg.sass_fdiv32
+    return 1
+
+
 def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
     n = len(lk.instructions)
     kind = np.zeros(n, np.int8)
@@ -231,6 +256,7 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
     lat = np.zeros(n, np.int32)
     ii = np.ones(n, np.int32)
     sb = np.zeros(n, np.int8)
+    slots = np.ones(n, np.int32)
     src = np.full((n, MAX_SRC), -1, np.int32)
     dst = np.full((n, MAX_DST), -1, np.int32)
     get = _reg_index(lk)
@@ -246,6 +272,7 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
         if k == K_FREE and not cfg.fold_free_ops:
             k, p, l, i, s = K_ALU, P_INT, cfg.lat_int, cfg.ii_int, SB_WAIT
         kind[pc], pipe[pc], lat[pc], ii[pc], sb[pc] = k, p, l, i, s
+        slots[pc] = sass_slots(ins, cfg)
         nd = _num_dst(ins)
         ops = ins.operands
         dregs: list[int] = []
@@ -273,7 +300,7 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
         dst[pc, :len(dregs)] = dregs
     readonly = np.array([k == K_GLD and (ins.opcode in ("ldu", "tex", "tld4") or "nc" in ins.mods)
                          for k, ins in zip(kind, lk.instructions)], bool)
-    return StaticTable(kind, pipe, lat, ii, sb, src, dst, n_regs, readonly)
+    return StaticTable(kind, pipe, lat, ii, sb, src, dst, n_regs, readonly, slots)
 
 
 # ------------------------------------------------------------------------------------------------

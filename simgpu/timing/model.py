@@ -353,7 +353,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     stores = (stores_on, sr.store_off, sr.store_line, sr.store_info, store_rings(num_sms * ctas_per_sm, stores_on),
               *store_counts)
     t1 = time.perf_counter()
-    cycles = replay(st.kind, st.pipe, st.lat, st.ii, st.sb, st.src, st.dst, st.n_regs,
+    slots = st.slots if st.slots is not None else np.ones(len(st.kind), np.int32)
+    cycles = replay(st.kind, st.pipe, st.lat, st.ii, slots, st.sb, st.src, st.dst, st.n_regs,
                     sr.e_pc, sr.rows, sr.warp_row0,
                     sr.warp_off, sr.cta_warp0, sr.cta_nwarps,
                     num_sms, sm_order(num_sms), pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, POLICIES[policy],

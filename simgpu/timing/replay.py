@@ -227,7 +227,7 @@ def _line_units(u_off, u_line, u_cyc, n_units, unit_free, mr, st):
 
 
 @njit(cache=True)
-def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
+def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
            e_pc, rows, warp_row0,
            warp_off, cta_warp0, cta_nwarps,
            num_sms, sm_order, pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, policy,
@@ -300,6 +300,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
     live = cta_nwarps.copy()
     done_w = np.zeros(C, np.int64)
     sched_wake = np.full(n_sched, INF, np.int64)
+    sched_busy = np.zeros(n_sched, np.int64)  # a scheduler issues an expanded op's SASS until then
     # the SMs some scheduler of which has a wake-up time (< INF), ascending: only they are visited
     act_sm = np.zeros(num_sms, np.int64)
     n_act = 0
@@ -439,6 +440,9 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 sc = sm * n_sub + sp
                 if sched_wake[sc] > t:
                     continue
+                if sched_busy[sc] > t:  # still issuing the SASS sequence of an expanded op
+                    sched_wake[sc] = sched_busy[sc]
+                    continue
                 wake = INF
                 chosen_age = INF
                 chosen_q = -1
@@ -537,7 +541,9 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                 zs[gs, F_THR_UNTIL] = 0
                 zs[gs, F_LAST] = t
                 e_issue[e] = t
-                sm_inst[sm] += 1
+                sm_inst[sm] += slots[pc]
+                if slots[pc] > 1:
+                    sched_busy[sc] = t + slots[pc]
                 last_q[sc] = chosen_q
                 p = pipe[pc]
                 pipe_free[sc, p] = t + ii[pc]
@@ -674,7 +680,7 @@ def replay(kind, pipe, lat, ii, sb, src, dst, n_regs,
                     pc1 = e_pc[e + 1]
                     z_opr[gs], zs[gs, F_RSN] = _operands_ready(gs, pc1, zs, src, dst, reg_st)
                     zs[gs, F_PC] = pc1
-                sched_wake[sc] = t + 1
+                sched_wake[sc] = t + slots[pc]
                 g = zs[gs, F_G]
                 cta_slot = g - sm * ctas_per_sm
                 c = cslot_cta[g]

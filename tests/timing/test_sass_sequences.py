@@ -1,0 +1,66 @@
+"""PTX ops that ptxas expands into a SASS sequence (integer div / rem, IEEE div / sqrt / rcp) take
+one issue slot per SASS instruction (timing/isa.sass_slots; counts measured in
+benchmarks/microbench/sass_ops)."""
+
+import numpy as np
+import pytest
+
+import simgpu as sg
+from simgpu.frontend.ptx.ast import Instruction
+from simgpu.timing.config import default_config
+from simgpu.timing.isa import sass_slots
+
+
+def _ins(text: str) -> Instruction:
+    op, *mods = text.split(".")
+    return Instruction(opcode=op, mods=tuple(mods), operands=(), guard=None, line=1, text=text)
+
+
+@pytest.mark.parametrize("text,field", [
+    ("div.u32", "sass_idiv32"), ("rem.u32", "sass_idiv32"), ("div.s32", "sass_sdiv32"),
+    ("rem.s32", "sass_sdiv32"), ("div.u64", "sass_idiv64"), ("rem.s64", "sass_idiv64"),
+    ("div.rn.f32", "sass_fdiv32"), ("sqrt.rn.f32", "sass_fdiv32"), ("rcp.rn.f32", "sass_fdiv32"),
+    ("div.rn.f64", "sass_fdiv64"), ("sqrt.rn.f64", "sass_fsqrt64"), ("rcp.rn.f64", "sass_frcp64"),
+])
+def test_expanded_ops_take_their_measured_slots(text, field):
+    cfg = default_config()
+    assert sass_slots(_ins(text), cfg) == getattr(cfg, field) > 1
+
+
+@pytest.mark.parametrize("text", ["add.s32", "div.approx.f32", "div.full.f32", "sqrt.approx.f32", "mul.lo.u32",
+                                  "fma.rn.f32"])
+def test_other_ops_take_one_slot(text):
+    assert sass_slots(_ins(text), default_config()) == 1
+
+
+MIXED = r'''
+extern "C" __global__ void k(unsigned* o, unsigned d) {
+    unsigned x = threadIdx.x + 1000u, a0 = 0, a1 = 1, a2 = 2, a3 = 3, a4 = 4, a5 = 5, a6 = 6, a7 = 7, q = 0;
+    #pragma unroll 1
+    for (int i = 0; i < 64; ++i) {
+        q ^= x / d;  // one division among 16 independent adds: the dispatch, not the pipe, is busy
+        a0 += x; a1 ^= x; a2 += x; a3 ^= x; a4 += x; a5 ^= x; a6 += x; a7 ^= x;
+        a0 ^= i; a1 += i; a2 ^= i; a3 += i; a4 ^= i; a5 += i; a6 ^= i; a7 += i;
+        x += 7u;
+    }
+    o[blockIdx.x * blockDim.x + threadIdx.x] = q + a0 + a1 + a2 + a3 + a4 + a5 + a6 + a7;
+}'''
+
+
+def _cycles() -> float:
+    k = sg.RawModule(code=MIXED).get_function("k")
+    o = sg.zeros(132 * 1024, np.uint32)
+    rep = k((132,), (1024,), (o, np.uint32(3)))
+    return rep.metrics["sm__cycles_elapsed.max"]
+
+
+def test_a_division_takes_its_slots_from_the_other_instructions(timing_override):
+    """32 warps per SM, each iteration one division among ~20 one-slot instructions: issue-bound, so
+    the division's sass_idiv32 - 1 extra slots show up once per division per warp (64 x 8 per
+    sub-partition)."""
+    cfg = default_config()
+    expanded = _cycles()
+    timing_override(sass_idiv32=1)
+    single = _cycles()
+    per_div = (expanded - single) / (64 * 32 / 4)
+    assert cfg.sass_idiv32 - 3 <= per_div <= cfg.sass_idiv32, per_div
