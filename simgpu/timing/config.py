@@ -53,6 +53,12 @@ class TimingConfig:
     # div.rn / sqrt.rn / rcp.rn.f32 10.0-10.2; f64 div.rn 16.1, sqrt.rn 18.1, rcp.rn 11.1;
     # __fdividef (div.full) 1.1. Latencies per op (clock64 around the chain, less the add): 32-bit
     # unsigned 61, signed 68, 64-bit past 2^32 354, f32 div.rn 54, f64 div.rn 116 cycles.
+    # Off: with the slots, validation/kernel_times.py (92 launches) went 15.2 -> 15.1 % (life_step
+    # -19.8 -> -15.1 %, permute_bhsd_bshd -40.1 -> -37.1 %), but validation/l2_reads.py 78 -> 76 of 90
+    # within 2 %: the two layer norms' shared-weight reads merge differently once their divisions
+    # take their slots (layernorm_rows +1.0 -> +3.7 %, layernorm_welford_warp -1.1 -> -3.1 %), a
+    # timing-sensitive merge the model does not get right either way (2026-12-01).
+    sass_sequences: bool = False
     sass_idiv32: int = 9
     sass_sdiv32: int = 13
     sass_idiv64: int = 78

@@ -235,7 +235,10 @@ def _idiv_latency(mods, cfg: TimingConfig) -> int:
 
 def sass_slots(ins, cfg: TimingConfig) -> int:
     """Issue slots of one PTX instruction: the SASS instructions ptxas makes of it where that is a
-    sequence (integer div / rem, IEEE div / sqrt / rcp: config sass_*), else 1."""
+    sequence (integer div / rem, IEEE div / sqrt / rcp: config sass_*), else 1; always 1 unless
+    config sass_sequences is on."""
+    if not cfg.sass_sequences:
+        return 1
     op, mods = ins.opcode, ins.mods
     floating = _is_float(mods) or _is_f64(mods)
     if op in ("div", "rem") and not floating:
