@@ -91,8 +91,8 @@ def parse_mma_sync(mods: tuple[str, ...]):
     shape, (dtype, atype, btype, ctype) = rest[0], rest[3:]
     if atype not in MMA_FORMS or btype not in MMA_FORMS:
         return None
-    integer = atype in ("s8", "u8")
-    if (btype in ("s8", "u8")) != integer or (not integer and btype != atype) or (satfinite and not integer):
+    integer = atype in wmma.INTEGER_TYPES
+    if (btype in wmma.INTEGER_TYPES) != integer or (not integer and btype != atype) or (satfinite and not integer):
         return None
     shapes, accs = MMA_FORMS[atype]
     if shape not in shapes or (dtype, ctype) not in accs:
@@ -128,7 +128,7 @@ def build_mma(ins, link, o):
     for rs, fr, name in zip(regs, frags, "dabc"):
         if len(rs) != fr.regs:
             raise o.error(f"{ins.full_opcode}: operand {name} takes {fr.regs} registers, got {len(rs)}")
-    return wmma.mma_closure(o, regs, frags, atype in ("s8", "u8"), satfinite)
+    return wmma.mma_closure(o, regs, frags, atype in wmma.INTEGER_TYPES, satfinite)
 
 
 def parse_matrix_ldst(mods: tuple[str, ...]):

@@ -107,16 +107,11 @@ class LinkedKernel:
 DYNAMIC_SHARED_ALIGN = 16  # extern __shared__ starts at a 16-byte boundary
 
 
-def _is_vprintf(module: Module, name: str) -> bool:
-    """A call of CUDA's device printf: the external vprintf, declared but not defined in the PTX."""
+def _is_host_call(module: Module, name: str, callee: str) -> bool:
+    """A call of CUDA's external `callee` (vprintf: device printf; __assertfail: a failed device
+    assert), declared but not defined in the PTX: simgpu runs it on the host (exec/printf.py)."""
     fn = module.functions.get(name)
-    return name == "vprintf" and (fn is None or fn.is_decl_only)
-
-
-def _is_assertfail(module: Module, name: str) -> bool:
-    """A failed device assert(): the external __assertfail, declared but not defined in the PTX."""
-    fn = module.functions.get(name)
-    return name == "__assertfail" and (fn is None or fn.is_decl_only)
+    return name == callee and (fn is None or fn.is_decl_only)
 
 
 def _align(x: int, a: int) -> int:
@@ -187,7 +182,7 @@ class _Linker:
                 if ins.opcode != "call":
                     continue
                 callee = ins.operands[1].name
-                if _is_vprintf(self.module, callee) or _is_assertfail(self.module, callee):
+                if any(_is_host_call(self.module, callee, f) for f in ("vprintf", "__assertfail")):
                     continue  # device printf and assert: executed on the host (exec/printf.py)
                 if callee in path:
                     raise self.error(f"recursive call of {callee} is not supported", ins)
@@ -302,10 +297,10 @@ class _Linker:
                     targets[pc] = int(target[pc])
                     if ins.guard is not None:
                         cond.add(pc)
-                elif op == "call" and _is_vprintf(self.module, ins.operands[1].name):
+                elif op == "call" and _is_host_call(self.module, ins.operands[1].name, "vprintf"):
                     kinds[pc] = ALU
                     execs[pc] = self.vprintf(ins, fn)
-                elif op == "call" and _is_assertfail(self.module, ins.operands[1].name):
+                elif op == "call" and _is_host_call(self.module, ins.operands[1].name, "__assertfail"):
                     kinds[pc] = ALU
                     execs[pc] = build_assertfail(self.param_offsets(ins, fn, "__assertfail", 5))
                 elif op == "call":

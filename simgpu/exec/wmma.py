@@ -44,6 +44,7 @@ ELEM_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "f32": 4, "s8": 1, "u8": 1, "s32":
 AB_TYPES = {"m16n16k16": ("f16", "bf16", "s8", "u8"), "m32n8k16": ("f16", "bf16", "s8", "u8"),
             "m8n32k16": ("f16", "bf16", "s8", "u8"), "m16n16k8": ("tf32",)}
 C_TYPES = {"f16", "f32", "s32"}
+INTEGER_TYPES = ("s8", "u8")  # multiplicands of the integer forms (IMMA; s32 accumulate)
 WMMA_ALIGN = 32  # bytes: mptr must be 256-bit aligned
 WMMA_LDM_ALIGN = 16  # bytes: ldm must be a multiple of 16 bytes
 VECTOR_MAX = 16  # bytes: the widest per-lane access (LDG.128 / LDS.128)
@@ -527,7 +528,7 @@ def _build_mma(ins, link, o):
     if spec is None:
         raise o.error(f"unsupported PTX instruction '{ins.full_opcode}'")
     alayout, blayout, shape, dtype, atype, btype, ctype, satfinite = spec
-    integer = atype in ("s8", "u8")
+    integer = atype in INTEGER_TYPES
     ok = (_check_type("a", shape, atype) and _check_type("b", shape, btype) and _check_type("c", shape, ctype)
           and _check_type("c", shape, dtype)
           and ((integer and dtype == ctype == "s32") or (not integer and dtype != "s32" and ctype != "s32"))

@@ -487,8 +487,7 @@ class MemorySystem:
         # 7,680 hits / (262,144 + 8,192) = 2.84 % (ncu 2.84; loads alone 2.93). validation/typical5
         # coo_spmv_atomic (H200, 2026-12-01): 313,487 load hits, 1,439,814 load + 1,046,990 red
         # sectors -> 12.61 % (ncu 12.59; loads alone would be 21.77).
-        a_hit, a_miss = sum(v[0] for v in self._l1.values()), sum(v[1] for v in self._l1.values())
-        m["l1tex__t_sector_hit_rate.pct"] = _pct(a_hit, a_hit + a_miss)
+        m["l1tex__t_sector_hit_rate.pct"] = _pct(hit, hit + miss)
         # the shared-memory carveout the launch ran with; the L1 has the rest of the 256 KB
         m["launch__shared_mem_config_size"] = float(self.carveout_bytes)
         for op in ("ld", "st", "atom"):

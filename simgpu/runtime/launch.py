@@ -11,6 +11,7 @@ import numpy as np
 from simgpu.arch import GPUConfig, get_preset
 from simgpu.core.engine import Engine
 from simgpu.errors import LaunchError
+from simgpu.exec import wmma
 from simgpu.exec.program import LinkedKernel
 from simgpu.runtime.arrays import DeviceArray
 from simgpu.runtime.device import current_device, current_gpu
@@ -373,15 +374,13 @@ def _tensor_metrics(lk, stats) -> dict[str, float]:
     (f16, bf16, tf32) or IMMA (s8, u8); a wmma.mma two HMMA (measured for m16n16k16 f16, ASSUMED for
     the other shapes) or two IMMA (ASSUMED)."""
     hmma = imma = 0.0
-    warps = getattr(stats, "per_pc_warps", None)
-    if warps is not None:
-        for pc, ins in enumerate(lk.instructions):
-            if ins.opcode == "mma" or (ins.opcode == "wmma" and ins.mods[:1] == ("mma",)):
-                n = float(warps[pc]) * (1 if ins.opcode == "mma" else 2)
-                if any(x in ("s8", "u8") for x in ins.mods):
-                    imma += n
-                else:
-                    hmma += n
+    for pc, ins in enumerate(lk.instructions):
+        if ins.opcode == "mma" or (ins.opcode == "wmma" and ins.mods[:1] == ("mma",)):
+            n = float(stats.per_pc_warps[pc]) * (1 if ins.opcode == "mma" else 2)
+            if any(x in wmma.INTEGER_TYPES for x in ins.mods):
+                imma += n
+            else:
+                hmma += n
     return {"sm__inst_executed_pipe_tensor_op_hmma.sum": hmma, "sm__inst_executed_pipe_tensor_op_imma.sum": imma}
 
 

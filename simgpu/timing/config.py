@@ -43,7 +43,6 @@ class TimingConfig:
     lat_cvt: int = 17  # ASSUMED: conversions (I2F/F2I) take the MUFU latency (not measured)
     lat_branch: int = 4  # ASSUMED: a warp's next issue after a branch (not measured)
     lat_div_extra: int = 16  # ASSUMED: div.rn/rcp.rn/sqrt.rn = MUFU + 4 dependent FFMAs (Newton step in SASS)
-    lat_idiv: int = 50  # ASSUMED: integer div/rem = ~12 dependent ALU/IMAD/MUFU ops in SASS
     # PTX ops that ptxas expands into a sequence of SASS instructions, each taking an issue slot of
     # its sub-partition: a dependent chain of 1,024 of each on one warp (benchmarks/microbench/
     # sass_ops, H200 2026-12-01, ncu smsp__inst_executed.sum minus the chain's own add, per op):

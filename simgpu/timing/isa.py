@@ -148,13 +148,7 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
             return K_FREE, P_NONE, 0, 0, SB_WAIT
         if space == "const":
             return K_CONST, P_LSU, cfg.lat_const, 1, SB_LONG
-        if space == "shared":
-            return {"ld": K_SLD, "st": K_SST}.get(what, K_SATOM), P_LSU, cfg.lat_shared, 1, SB_SHORT
-        if space == "local":
-            return (K_LLD if what == "ld" else K_LST), P_LSU, cfg.lat_local_l1_hit, 1, SB_LONG
-        # global / generic
-        k = {"ld": K_GLD, "st": K_GST}.get(what, K_GATOM)
-        return k, P_LSU, cfg.lat_l1_hit, 1, SB_LONG
+        return _memory_kind(mem_class, cfg)
     if op in ("ld", "ldu", "st", "atom", "red", "tex", "tld4", "suld", "sust"):
         k = {"ld": K_GLD, "ldu": K_GLD, "st": K_GST, "tex": K_GLD, "tld4": K_GLD, "suld": K_GLD,
              "sust": K_GST}.get(op, K_GATOM)
@@ -218,6 +212,7 @@ def _classify_wmma(ins, mem_class: str | None, cfg: TimingConfig):
 
 
 def _memory_kind(mem_class: str | None, cfg: TimingConfig):
+    """A shared, local or global / generic access of class "<space>_<op>" (None: a generic load)."""
     space, _, what = (mem_class or "generic_ld").partition("_")
     if space == "shared":
         return {"ld": K_SLD, "st": K_SST}.get(what, K_SATOM), P_LSU, cfg.lat_shared, 1, SB_SHORT
