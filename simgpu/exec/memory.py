@@ -7,6 +7,8 @@ the CTA's shared memory or the thread's local memory, as `cvta` and generic `ld`
 
 from __future__ import annotations
 
+import bisect
+
 import numpy as np
 
 from simgpu.errors import KernelRuntimeError
@@ -23,28 +25,73 @@ UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 class GlobalHeap:
-    """Device memory: allocations kept as separate byte buffers, found by address."""
+    """Device memory: allocations kept as separate byte buffers, found by address.
+
+    Freed address ranges are reused, lowest address first (first fit), and merge with their free
+    neighbours; a range that reaches the top of the heap gives it back. So a program that frees
+    what it allocated leaves the heap as it found it, and the next kernel's arrays land where they
+    would in a fresh process: its counters do not depend on what ran before it (L1 sets and L2
+    slices are functions of the address). The lists stay sorted by address (`locate` bisects)."""
 
     def __init__(self) -> None:
         self.bases: list[int] = []
         self.buffers: list[np.ndarray] = []  # uint8, length a multiple of 256
         self.sizes: list[int] = []
         self.next_addr = GLOBAL_BASE
+        self._free: list[tuple[int, int]] = []  # (address, bytes) of freed ranges below next_addr, sorted
         self._bases_arr = np.zeros(0, dtype=np.uint64)
         self._ends_arr = np.zeros(0, dtype=np.uint64)
 
+    @property
+    def bytes_in_use(self) -> int:
+        """The bytes of the live allocations, padding included."""
+        return sum(b.nbytes for b in self.buffers)
+
     def allocate(self, nbytes: int) -> tuple[int, np.ndarray]:
-        """Reserve `nbytes` (256-byte aligned); return (address, byte buffer)."""
+        """Reserve `nbytes` (256-byte aligned); return (address, byte buffer, zero-filled)."""
         padded = max(ALLOC_ALIGN, -(-nbytes // ALLOC_ALIGN) * ALLOC_ALIGN)
-        addr = self.next_addr
+        addr = None
+        for i, (start, length) in enumerate(self._free):
+            if length >= padded:
+                addr = start
+                if length == padded:
+                    del self._free[i]
+                else:
+                    self._free[i] = (start + padded, length - padded)
+                break
+        if addr is None:
+            addr = self.next_addr
+            self.next_addr = addr + padded
         buf = np.zeros(padded, dtype=np.uint8)
-        self.bases.append(addr)
-        self.buffers.append(buf)
-        self.sizes.append(nbytes)
-        self.next_addr = addr + padded
+        at = bisect.bisect_left(self.bases, addr)
+        self.bases.insert(at, addr)
+        self.buffers.insert(at, buf)
+        self.sizes.insert(at, nbytes)
+        self._index()
+        return addr, buf
+
+    def free(self, addr: int) -> None:
+        """Give back the allocation that starts at `addr` (called when its last array is gone)."""
+        at = bisect.bisect_left(self.bases, addr)
+        if at == len(self.bases) or self.bases[at] != addr:
+            raise ValueError(f"free of 0x{addr:x}, which is not the start of a live allocation")
+        length = self.buffers[at].nbytes
+        del self.bases[at], self.buffers[at], self.sizes[at]
+        self._index()
+        i = bisect.bisect_left(self._free, (addr, 0))
+        self._free.insert(i, (addr, length))
+        if i + 1 < len(self._free) and addr + length == self._free[i + 1][0]:  # merge the next range
+            self._free[i] = (addr, length + self._free[i + 1][1])
+            del self._free[i + 1]
+        if i > 0 and self._free[i - 1][0] + self._free[i - 1][1] == addr:  # merge into the previous one
+            self._free[i - 1] = (self._free[i - 1][0], self._free[i - 1][1] + self._free[i][1])
+            del self._free[i]
+        if self._free and sum(self._free[-1]) == self.next_addr:  # the top range goes back
+            self.next_addr = self._free.pop()[0]
+
+    def _index(self) -> None:
         self._bases_arr = np.array(self.bases, dtype=np.uint64)
         self._ends_arr = np.array([b + s for b, s in zip(self.bases, self.sizes)], dtype=np.uint64)
-        return addr, buf
 
     def locate(self, addr: np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
         """For flat addresses, the allocation index of each and whether [addr, addr+size) fits."""

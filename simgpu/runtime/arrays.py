@@ -1,11 +1,14 @@
 """Device arrays with CuPy's shape: `asarray`, `zeros`, `empty`, `arr.get()`, `asnumpy`.
 
 A DeviceArray is a C-contiguous window onto one allocation of the simulated device's global
-memory. Its `.data.ptr` is the device address a kernel sees.
+memory. Its `.data.ptr` is the device address a kernel sees. The allocation is freed when the last
+array that views it is garbage-collected, as CuPy returns it to its pool, and its addresses are
+reused by later allocations (exec/memory.py GlobalHeap).
 """
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -20,17 +23,30 @@ class MemoryPointer:
     ptr: int
 
 
+class _Allocation:
+    """One global allocation, shared by every array that views it: the heap frees it when the last
+    of them lets go of this object."""
+
+    __slots__ = ("__weakref__",)
+
+    def __init__(self, heap, ptr: int) -> None:
+        weakref.finalize(self, heap.free, ptr)
+
+
 class DeviceArray:
     """An n-dimensional array in simulated device memory (C order)."""
 
     def __init__(self, shape, dtype=np.float32, *, _buffer: np.ndarray | None = None, _ptr: int | None = None,
-                 _offset: int = 0) -> None:
+                 _offset: int = 0, _owner: _Allocation | None = None) -> None:
         self.shape = tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
         self.dtype = np.dtype(dtype)
         if any(s < 0 for s in self.shape):
             raise ValueError(f"negative dimensions are not allowed: {self.shape}")
         if _buffer is None:
-            _ptr, _buffer = current_device().heap.allocate(self.nbytes)
+            heap = current_device().heap
+            _ptr, _buffer = heap.allocate(self.nbytes)
+            _owner = _Allocation(heap, _ptr)
+        self._owner = _owner
         self._buffer = _buffer
         self._ptr = _ptr
         self._offset = _offset
@@ -101,7 +117,8 @@ class DeviceArray:
             shape = tuple(self.size // known if s == -1 else s for s in shape)
         if int(np.prod(shape)) != self.size:
             raise ValueError(f"cannot reshape array of size {self.size} into shape {shape}")
-        return DeviceArray(shape, self.dtype, _buffer=self._buffer, _ptr=self._ptr, _offset=self._offset)
+        return DeviceArray(shape, self.dtype, _buffer=self._buffer, _ptr=self._ptr, _offset=self._offset,
+                           _owner=self._owner)
 
     def ravel(self) -> DeviceArray:
         return self.reshape(self.size)
@@ -111,7 +128,7 @@ class DeviceArray:
         if self.nbytes % dt.itemsize:
             raise ValueError("the new dtype does not divide the array's size in bytes")
         return DeviceArray((self.nbytes // dt.itemsize,), dt, _buffer=self._buffer, _ptr=self._ptr,
-                           _offset=self._offset)
+                           _offset=self._offset, _owner=self._owner)
 
     def astype(self, dtype) -> DeviceArray:
         return asarray(self._host_view().astype(dtype))
@@ -123,7 +140,7 @@ class DeviceArray:
             stop = max(start, stop)
             row = self.nbytes // self.shape[0] if self.shape[0] else 0
             return DeviceArray((stop - start,) + self.shape[1:], self.dtype, _buffer=self._buffer, _ptr=self._ptr,
-                               _offset=self._offset + start * row)
+                               _offset=self._offset + start * row, _owner=self._owner)
         raise TypeError("simgpu device arrays support only contiguous slices a[i:j]; copy to the host with .get()")
 
     def __array__(self, dtype=None, copy=None):

@@ -169,6 +169,9 @@ class PreparedLaunch:
     scheduler: str = "gto"
     keep_trace: bool = False
     registers_from: str = "estimated"  # "ptxas", "given" or "estimated" (LaunchReport.registers_from)
+    # the launch's arguments: their device arrays stay allocated while the launch can still run (a
+    # stepper may hold it long after the caller dropped a temporary `sg.asarray(x)`)
+    args: tuple = ()
 
     def finish(self, host_seconds: float) -> LaunchReport:
         """Close the launch and build its report (after the engine has run to the end)."""
@@ -263,7 +266,8 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                     fuse_vectors=fuse_shared_loads,
                     local_in_registers=machine is not None and machine.frame_bytes == 0)
     return PreparedLaunch(kernel, lk, cfg, g, b, shared_mem, regs, occ, engine, memsys, recorder, bar,
-                          timing=timing, scheduler=scheduler, keep_trace=trace, registers_from=regs_from)
+                          timing=timing, scheduler=scheduler, keep_trace=trace, registers_from=regs_from,
+                          args=tuple(args))
 
 
 def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,

@@ -1,0 +1,115 @@
+"""The device heap: arrays free their allocation when the last view is gone, freed ranges are
+reused lowest address first and merge with their neighbours, so a program that frees everything
+leaves the heap (and the next kernel's addresses) as a fresh process has them."""
+
+from __future__ import annotations
+
+import gc
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simgpu as sg
+from simgpu.exec.memory import ALLOC_ALIGN, GLOBAL_BASE, GlobalHeap
+from simgpu.runtime.device import current_device
+
+
+def test_dropping_the_last_view_frees_the_allocation():
+    heap = current_device().heap
+    before = heap.bytes_in_use
+    a = sg.asarray(np.arange(1 << 16, dtype=np.float32))
+    view = a[100:200]
+    assert heap.bytes_in_use == before + (1 << 18)
+    del a
+    gc.collect()
+    assert heap.bytes_in_use == before + (1 << 18)  # the slice still holds it
+    np.testing.assert_array_equal(view.get(), np.arange(100, 200, dtype=np.float32))
+    del view
+    gc.collect()
+    assert heap.bytes_in_use == before
+
+
+def test_a_freed_range_is_reused_and_the_top_given_back():
+    heap = current_device().heap
+    top = heap.next_addr
+    a = sg.zeros(1000, np.float32)
+    b = sg.zeros(1000, np.float32)
+    pa, pb = a.data.ptr, b.data.ptr
+    assert pb == pa + 4096  # 4000 B padded to 256-B granules
+    del a
+    gc.collect()
+    c = sg.zeros(500, np.float32)  # fits the freed range: lowest address first
+    assert c.data.ptr == pa
+    assert sg.ones(10).get().sum() == 10  # a new allocation is zero-filled, then set
+    del b, c
+    gc.collect()
+    assert heap.next_addr == top
+
+
+def test_a_kernel_sees_the_same_addresses_after_earlier_work_is_freed():
+    """Counters that depend on addresses (L1 sets, L2 slices) must not depend on what an earlier,
+    finished piece of the program allocated."""
+    src = r'''extern "C" __global__ void addr(const float* x, unsigned long long* out) {
+        out[threadIdx.x] = (unsigned long long)(x + threadIdx.x); }'''
+    k = sg.RawModule(code=src).get_function("addr")
+
+    def run() -> int:
+        x, out = sg.zeros(32, np.float32), sg.zeros(32, np.uint64)
+        k((1,), (32,), (x, out))
+        return int(out.get()[0])
+
+    first = run()
+    junk = [sg.zeros(n, np.float32) for n in (7, 70_000, 300)]
+    del junk
+    gc.collect()
+    assert run() == first
+
+
+def test_freeing_an_unknown_address_names_it():
+    heap = GlobalHeap()
+    with pytest.raises(ValueError, match="0x7f0000000100"):
+        heap.free(GLOBAL_BASE + 256)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.booleans(), st.integers(1, 5000)), min_size=1, max_size=40))
+def test_heap_against_a_reference(ops):
+    """Random allocate/free sequences: live allocations never overlap, each is aligned and
+    zero-filled, `locate` finds every byte of each, and freeing everything restores the heap."""
+    heap = GlobalHeap()
+    live: list[tuple[int, int]] = []
+    for is_free, n in ops:
+        if is_free and live:
+            addr, _ = live.pop(n % len(live))
+            heap.free(addr)
+        else:
+            addr, buf = heap.allocate(n)
+            assert addr % ALLOC_ALIGN == 0 and not buf.any()
+            buf[:] = 1
+            live.append((addr, n))
+        spans = sorted((a, a + n) for a, n in live)
+        assert all(e <= s for (_, e), (s, _) in zip(spans, spans[1:]))
+        for a, n in live:
+            idx, ok = heap.locate(np.array([a, a + n - 1], np.uint64), 1)
+            assert ok.all() and heap.bases[idx[0]] == a == heap.bases[idx[1]]
+    for addr, _ in live:
+        heap.free(addr)
+    assert heap.next_addr == GLOBAL_BASE and not heap.bases and not heap._free
+
+
+def test_a_paused_launch_keeps_its_temporary_arguments():
+    """`stepper.start(k, ..., (sg.asarray(x), out))`: the caller holds no reference to the input,
+    the paused launch must (freeing it under the kernel would be a use-after-free)."""
+    from simgpu.core import stepper
+
+    src = r'''extern "C" __global__ void twice(const float* x, float* y) {
+        y[threadIdx.x] = 2.f * x[threadIdx.x]; }'''
+    k = sg.RawModule(code=src).get_function("twice")
+    out = sg.zeros(32, np.float32)
+    s = stepper.start(k, (1,), (32,), (sg.asarray(np.arange(32, dtype=np.float32)), out))
+    gc.collect()
+    sg.zeros(1 << 12, np.float32).fill(7)  # would land on the freed input
+    s.run()
+    np.testing.assert_array_equal(out.get(), 2 * np.arange(32, dtype=np.float32))
