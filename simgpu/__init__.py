@@ -13,6 +13,7 @@ from simgpu.errors import (
     CompileError,
     KernelRuntimeError,
     LaunchError,
+    OutOfMemoryError,
     PTXParseError,
     SimGPUError,
     UnsupportedInstructionError,
@@ -39,7 +40,8 @@ from simgpu.stats.report import LaunchReport
 __version__ = "0.1.0"
 
 __all__ = [
-    "PRESETS", "GPUConfig", "get_preset", "CompileError", "KernelRuntimeError", "LaunchError", "PTXParseError",
+    "PRESETS", "GPUConfig", "get_preset", "CompileError", "KernelRuntimeError", "LaunchError", "OutOfMemoryError",
+    "PTXParseError",
     "SimGPUError", "UnsupportedInstructionError", "DeviceArray", "arange", "array", "asarray", "asnumpy", "empty",
     "empty_like", "full", "ndarray", "ones", "ones_like", "zeros", "zeros_like", "current_gpu", "set_gpu",
     "use_gpu", "get_engine", "set_engine", "use_engine", "RawKernel", "RawModule", "LaunchReport", "__version__",

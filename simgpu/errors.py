@@ -29,3 +29,8 @@ class LaunchError(SimGPUError):
 
 class KernelRuntimeError(SimGPUError):
     """A fault while a kernel runs: out-of-bounds or misaligned access, trap, deadlocked barrier."""
+
+
+class OutOfMemoryError(SimGPUError, MemoryError):
+    """An allocation larger than what the simulated device has left (or than the host can hold:
+    simgpu keeps device memory in host RAM). CuPy raises its own OutOfMemoryError there."""

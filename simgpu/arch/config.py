@@ -44,6 +44,9 @@ class GPUConfig:
     sub_partitions_per_sm: int = 4
     sm_clock_mhz: float = 1980.0  # max SM clock; ncu read 1,980 MHz during calibration
     memory_clock_mhz: float = 3201.0
+    # device memory an allocation may use (ncu's device__attribute_total_memory on the H200,
+    # benchmarks/microbench/l2_merge/results/ncu_gemm.csv: 150,109,880,320 B)
+    global_memory_bytes: int = 150_109_880_320
     limits: LimitsConfig = field(default_factory=LimitsConfig)
 
     @property

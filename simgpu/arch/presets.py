@@ -8,7 +8,11 @@ from simgpu.arch.config import GPUConfig, LimitsConfig
 
 H200 = GPUConfig()
 
-H100 = replace(H200, name="NVIDIA H100 SXM", num_sms=132, sm_clock_mhz=1980.0, memory_clock_mhz=2619.0)
+# NOMINAL, not measured: the 80 GB boards' HBM (80 GiB); the driver keeps a little of it back
+_HBM_80GB = 80 << 30
+
+H100 = replace(H200, name="NVIDIA H100 SXM", num_sms=132, sm_clock_mhz=1980.0, memory_clock_mhz=2619.0,
+               global_memory_bytes=_HBM_80GB)
 
 A100 = replace(
     H200,
@@ -17,6 +21,7 @@ A100 = replace(
     num_sms=108,
     sm_clock_mhz=1410.0,
     memory_clock_mhz=1593.0,
+    global_memory_bytes=_HBM_80GB,
     limits=replace(
         LimitsConfig(),
         shared_mem_per_sm=167_936,

@@ -11,7 +11,7 @@ import bisect
 
 import numpy as np
 
-from simgpu.errors import KernelRuntimeError
+from simgpu.errors import KernelRuntimeError, OutOfMemoryError
 
 GLOBAL_BASE = 0x7F00_0000_0000  # where the first device allocation lands
 ALLOC_ALIGN = 256  # cudaMalloc's alignment
@@ -39,17 +39,28 @@ class GlobalHeap:
         self.sizes: list[int] = []
         self.next_addr = GLOBAL_BASE
         self._free: list[tuple[int, int]] = []  # (address, bytes) of freed ranges below next_addr, sorted
+        self._in_use = 0
         self._bases_arr = np.zeros(0, dtype=np.uint64)
         self._ends_arr = np.zeros(0, dtype=np.uint64)
 
     @property
     def bytes_in_use(self) -> int:
         """The bytes of the live allocations, padding included."""
-        return sum(b.nbytes for b in self.buffers)
+        return self._in_use
 
-    def allocate(self, nbytes: int) -> tuple[int, np.ndarray]:
-        """Reserve `nbytes` (256-byte aligned); return (address, byte buffer, zero-filled)."""
+    def allocate(self, nbytes: int, capacity: int | None = None, device: str = "the device") -> tuple[int, np.ndarray]:
+        """Reserve `nbytes` (256-byte aligned); return (address, byte buffer, zero-filled). With
+        `capacity` (bytes), an allocation past it raises OutOfMemoryError naming `device`."""
         padded = max(ALLOC_ALIGN, -(-nbytes // ALLOC_ALIGN) * ALLOC_ALIGN)
+        in_use = self.bytes_in_use
+        if capacity is not None and in_use + padded > capacity:
+            raise OutOfMemoryError(f"out of device memory allocating {nbytes:,} bytes: {in_use:,} of "
+                                   f"{device}'s {capacity:,} bytes are in use")
+        try:
+            buf = np.zeros(padded, dtype=np.uint8)
+        except MemoryError:
+            raise OutOfMemoryError(f"the host cannot hold a device allocation of {nbytes:,} bytes (simgpu keeps "
+                                   f"device memory in host RAM; {in_use:,} bytes are in use)") from None
         addr = None
         for i, (start, length) in enumerate(self._free):
             if length >= padded:
@@ -62,11 +73,11 @@ class GlobalHeap:
         if addr is None:
             addr = self.next_addr
             self.next_addr = addr + padded
-        buf = np.zeros(padded, dtype=np.uint8)
         at = bisect.bisect_left(self.bases, addr)
         self.bases.insert(at, addr)
         self.buffers.insert(at, buf)
         self.sizes.insert(at, nbytes)
+        self._in_use += padded
         self._index()
         return addr, buf
 
@@ -76,6 +87,7 @@ class GlobalHeap:
         if at == len(self.bases) or self.bases[at] != addr:
             raise ValueError(f"free of 0x{addr:x}, which is not the start of a live allocation")
         length = self.buffers[at].nbytes
+        self._in_use -= length
         del self.bases[at], self.buffers[at], self.sizes[at]
         self._index()
         i = bisect.bisect_left(self._free, (addr, 0))

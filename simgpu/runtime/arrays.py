@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simgpu.runtime.device import current_device
+from simgpu.runtime.device import current_device, current_gpu
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,8 @@ class DeviceArray:
             raise ValueError(f"negative dimensions are not allowed: {self.shape}")
         if _buffer is None:
             heap = current_device().heap
-            _ptr, _buffer = heap.allocate(self.nbytes)
+            gpu = current_gpu()
+            _ptr, _buffer = heap.allocate(self.nbytes, gpu.global_memory_bytes, gpu.name)
             _owner = _Allocation(heap, _ptr)
         self._owner = _owner
         self._buffer = _buffer

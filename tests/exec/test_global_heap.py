@@ -113,3 +113,13 @@ def test_a_paused_launch_keeps_its_temporary_arguments():
     sg.zeros(1 << 12, np.float32).fill(7)  # would land on the freed input
     s.run()
     np.testing.assert_array_equal(out.get(), 2 * np.arange(32, dtype=np.float32))
+
+
+def test_an_allocation_past_the_device_memory_is_refused_by_name():
+    with pytest.raises(sg.OutOfMemoryError, match=r"out of device memory allocating 1,099,511,627,776 bytes.*"
+                                                  r"NVIDIA H200's 150,109,880,320 bytes"):
+        sg.zeros(1 << 38, np.float32)
+    with sg.use_gpu("teaching"), pytest.raises(MemoryError):  # also a MemoryError, as CuPy's is
+        sg.empty((1 << 36, 4), np.float32)
+    a = sg.zeros(8)  # nothing was reserved by the refused ones
+    assert a.get().sum() == 0
