@@ -48,14 +48,14 @@ class GlobalHeap:
         """The bytes of the live allocations, padding included."""
         return self._in_use
 
-    def allocate(self, nbytes: int, capacity: int | None = None, device: str = "the device") -> tuple[int, np.ndarray]:
+    def allocate(self, nbytes: int, capacity: int | None = None, device: str = "device") -> tuple[int, np.ndarray]:
         """Reserve `nbytes` (256-byte aligned); return (address, byte buffer, zero-filled). With
         `capacity` (bytes), an allocation past it raises OutOfMemoryError naming `device`."""
         padded = max(ALLOC_ALIGN, -(-nbytes // ALLOC_ALIGN) * ALLOC_ALIGN)
         in_use = self.bytes_in_use
         if capacity is not None and in_use + padded > capacity:
             raise OutOfMemoryError(f"out of device memory allocating {nbytes:,} bytes: {in_use:,} of "
-                                   f"{device}'s {capacity:,} bytes are in use")
+                                   f"the {device}'s {capacity:,} bytes are in use")
         try:
             buf = np.zeros(padded, dtype=np.uint8)
         except MemoryError:

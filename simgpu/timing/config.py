@@ -173,6 +173,14 @@ class TimingConfig:
     l2_lines_per_ns: float = 145.3
     # HBM read bandwidth, whole GPU (bw_dram_read_GBps 4553)
     dram_bytes_per_s: float = 4553.15e9
+    # HBM write bandwidth (bw_dram_write_GBps 4574: write-only, 2 GiB) and a copy's (bw_dram_copy_GBps
+    # 4163, bytes read + written: mixing reads and writes costs the bus turnarounds). The replay puts
+    # the dirty lines the L2 writes back during the launch (per pc, memory system) on the same DRAM
+    # queue as the reads: a written sector takes 1 / write rate, plus, in the share that recent reads
+    # pair up with it (decaying counts, load_window_cycles), the turnaround cost that makes a 1:1
+    # copy run at the copy rate (2 / copy - 1 / read - 1 / write). 0: writes take no DRAM time.
+    dram_write_bytes_per_s: float = 4574.41e9
+    dram_copy_bytes_per_s: float = 4162.69e9
     sector_bytes: int = 32  # hardware fact
     # DRAM sectors per L2-missed sector when the memory system's per-pc DRAM bytes are not given:
     # an L2 miss fetches the aligned 64 B pair (simgpu.memory L2, fetch_bytes), but in a coalesced
@@ -383,6 +391,8 @@ class TimingConfig:
             l1_wavefronts_per_cycle=round(v("bw_l1_bytes_per_cycle_per_sm", 128.0) / 128.0, 2),
             l2_bytes_per_s=v("bw_l2_read_GBps", c.l2_bytes_per_s / 1e9) * 1e9,
             dram_bytes_per_s=v("bw_dram_read_GBps", c.dram_bytes_per_s / 1e9) * 1e9,
+            dram_write_bytes_per_s=v("bw_dram_write_GBps", c.dram_write_bytes_per_s / 1e9) * 1e9,
+            dram_copy_bytes_per_s=v("bw_dram_copy_GBps", c.dram_copy_bytes_per_s / 1e9) * 1e9,
             atomics_per_ns=v("atomic_global_distinct_addresses_per_ns", c.atomics_per_ns),
             same_address_atomics_per_ns=v("atomic_global_same_address_ptx_red_per_ns", c.same_address_atomics_per_ns),
             l2_line_units=round(v("atomic_global_distinct_addresses_per_ns", c.atomics_per_ns) * 4 / 32

@@ -191,6 +191,20 @@ def _resident_per_bin(warp_start, warp_end, warp_sm, edges, num_sms):
     return out
 
 
+def _dram_write_costs(cfg: TimingConfig, dram_w: np.ndarray, clock_mhz: float) -> tuple:
+    """The replay's DRAM write inputs (config dram_write_bytes_per_s): per pc the sectors each
+    execution writes back, a written sector's cycles, and the turnaround cycles a written sector
+    paired with a read costs (so that a 1:1 copy runs at dram_copy_bytes_per_s)."""
+    if cfg.dram_write_bytes_per_s <= 0 or not dram_w.any():
+        return np.zeros(len(dram_w), np.float64), 0.0, 0.0
+    per_cycle = cfg.sector_bytes * clock_mhz * 1e6  # bytes a sector per cycle of rate
+    w_cost = per_cycle / cfg.dram_write_bytes_per_s
+    mix = 0.0
+    if cfg.dram_copy_bytes_per_s > 0:
+        mix = max(0.0, 2.0 * per_cycle / cfg.dram_copy_bytes_per_s - per_cycle / cfg.dram_bytes_per_s - w_cost)
+    return dram_w, w_cost, mix
+
+
 def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, groups: bool) -> tuple:
     """The replay's `sides` tuple (replay.py, load_lines.py): the L1-miss groups sorted by row, their
     line index, home partition and g_info, each warp's first group, the SMs' sides (sm_side None:
@@ -304,8 +318,12 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             if order != list(range(a, b_)):
                 schedules.append((a, np.asarray(order, np.int64)))
     dram_pc = None
+    dram_w = np.zeros(len(st.kind), np.float64)  # per pc, DRAM sectors written back per execution
     if per_pc:
         dram_pc = {int(r["pc"]): float(r["dram_bytes_read"]) for r in per_pc if "dram_bytes_read" in r}
+        for r in per_pc:
+            if r.get("dram_bytes_write") and r.get("warps") and 0 <= int(r["pc"]) < len(dram_w):
+                dram_w[int(r["pc"])] = float(r["dram_bytes_write"]) / cfg.sector_bytes / float(r["warps"])
     sm_side = None  # the measured partition sides (l2_sides.py), where they fit this GPU
     if cfg.l2_near_far_by_address and cfg.l2_sm_side is not None and len(cfg.l2_sm_side) == gpu.num_sms:
         sm_side = np.asarray(cfg.l2_sm_side, np.int64)
@@ -331,6 +349,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     bar_lat = int(round(cfg.bar_base_cycles + cfg.bar_per_warp_cycles * wpc))
     l2_rate = cfg.l2_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6)
     dram_rate = cfg.dram_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6)
+    writes = _dram_write_costs(cfg, dram_w, gpu.sm_clock_mhz)
     atom_rate = cfg.atomics_per_ns / clock_ghz
     rec = bool(N <= RECORD_AUTO_LIMIT) if record == "auto" else bool(record)
     nr = N if rec else 0
@@ -367,7 +386,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
                     rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, sides, merge,
                     (sr.unit_off, lines_in_allocation(sr.unit_line, trace.heap_bases), sr.unit_cycles,
-                     int(cfg.l2_line_units)), stores, (_row_l2_lines(sr), cfg.l2_lines_per_ns / clock_ghz))
+                     int(cfg.l2_line_units)), stores, (_row_l2_lines(sr), cfg.l2_lines_per_ns / clock_ghz), writes)
     t2 = time.perf_counter()
     cycles = int(cycles)
     overhead_cycles = cfg.launch_overhead_ns * clock_ghz

@@ -236,7 +236,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
            load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
            rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot,
-           sides, merge, units, stores, l2_lines):
+           sides, merge, units, stores, l2_lines, writes):
     C = cta_warp0.shape[0]
     # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
     # each warp's from g_warp0[w]; per group its line index, home partition and g_info; per SM its
@@ -260,6 +260,13 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
     # to L2 (config l2_lines_per_ns; 0: no such limit)
     row_lines, l2_line_rate = l2_lines
     l2_line_free = 0.0
+    # the L2's dirty-line write-backs on the DRAM queue (model._dram_write_costs): per pc the
+    # sectors an execution writes back, a sector's cycles, the read/write turnaround per paired
+    # sector; recent read and written sectors decay with load_win
+    dram_w, w_cost, mix_cost = writes
+    mix_r = 0.0
+    mix_w = 0.0
+    mix_t = 0
     # L1 -> L2 read merging at issue (merge: load_lines.MergeState)
     use_groups = use_sides or merge.on
     op_b = np.zeros(64, np.int64)
@@ -592,6 +599,19 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                             t3 = dram_free if dram_free > st else st
                             dram_free = t3 + mdram / dram_rate
                             st = t3
+                        if w_cost > 0.0 and (mdram > 0 or dram_w[pc] > 0):
+                            if load_win > 0.0 and t > mix_t:
+                                dec_m = np.exp(-(t - mix_t) / load_win)
+                                mix_r *= dec_m
+                                mix_w *= dec_m
+                                mix_t = t
+                            mix_r += mdram
+                            wsec = dram_w[pc]
+                            if wsec > 0:  # written back behind this access: DRAM time, not the warp's
+                                mix_w += wsec
+                                pair = mix_r / mix_w if mix_r < mix_w else 1.0
+                                tw = dram_free if dram_free > t1 else t1
+                                dram_free = tw + wsec * (w_cost + mix_cost * pair)
                         if k == K_GATOM:
                             ta = atom_free if atom_free > st else st
                             atom_free = ta + float(rows[mr].lanes) / atom_rate
