@@ -40,8 +40,14 @@ class GlobalHeap:
         self.next_addr = GLOBAL_BASE
         self._free: list[tuple[int, int]] = []  # (address, bytes) of freed ranges below next_addr, sorted
         self._in_use = 0
+        self.limit: int | None = None  # bytes a program may have allocated at once (MemoryPool.set_limit)
         self._bases_arr = np.zeros(0, dtype=np.uint64)
         self._ends_arr = np.zeros(0, dtype=np.uint64)
+
+    @property
+    def free_ranges(self) -> list[tuple[int, int]]:
+        """(address, bytes) of the freed ranges kept for reuse, by address."""
+        return list(self._free)
 
     @property
     def bytes_in_use(self) -> int:
@@ -56,6 +62,9 @@ class GlobalHeap:
         if capacity is not None and in_use + padded > capacity:
             raise OutOfMemoryError(f"out of device memory allocating {nbytes:,} bytes: {in_use:,} of "
                                    f"the {device}'s {capacity:,} bytes are in use")
+        if self.limit is not None and in_use + padded > self.limit:
+            raise OutOfMemoryError(f"out of memory allocating {nbytes:,} bytes: {in_use:,} bytes are in use and "
+                                   f"the memory pool's limit is {self.limit:,} (MemoryPool.set_limit)")
         try:
             buf = np.zeros(padded, dtype=np.uint8)
         except MemoryError:

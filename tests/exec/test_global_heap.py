@@ -123,3 +123,26 @@ def test_an_allocation_past_the_device_memory_is_refused_by_name():
         sg.empty((1 << 36, 4), np.float32)
     a = sg.zeros(8)  # nothing was reserved by the refused ones
     assert a.get().sum() == 0
+
+
+def test_the_memory_pool_answers_as_cupys_does():
+    pool = sg.get_default_memory_pool()
+    used = pool.used_bytes()
+    a = sg.zeros(1000, np.float32)  # 4,000 B in 4,096
+    b = sg.zeros(10, np.float32)
+    assert pool.used_bytes() == used + 4096 + 256
+    del a
+    gc.collect()
+    assert pool.used_bytes() == used + 256 and pool.free_bytes() >= 4096 and pool.n_free_blocks() >= 1
+    pool.set_limit(size=used + 4096)
+    try:
+        assert pool.get_limit() == used + 4096
+        with pytest.raises(sg.OutOfMemoryError, match="limit is"):
+            sg.zeros(1024, np.float32)
+        c = sg.zeros(64, np.float32)  # under the limit
+        del c
+    finally:
+        pool.set_limit(size=0)
+    assert pool.get_limit() == 0
+    pool.free_all_blocks()
+    del b
