@@ -109,6 +109,19 @@ class DeviceArray:
         out._host_view()[...] = self._host_view()
         return out
 
+    def __copy__(self) -> DeviceArray:
+        """copy.copy gives another view of the same device memory (as CuPy's does)."""
+        return DeviceArray(self.shape, self.dtype, _buffer=self._buffer, _ptr=self._ptr, _offset=self._offset,
+                           _owner=self._owner)
+
+    def __deepcopy__(self, memo) -> DeviceArray:
+        """copy.deepcopy gives a new allocation holding the same values."""
+        return self.copy()
+
+    def __reduce__(self):
+        """Pickled as its values: unpickling allocates a new device array (as CuPy does)."""
+        return asarray, (self.get(),)
+
     def reshape(self, *shape) -> DeviceArray:
         if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
             shape = tuple(shape[0])

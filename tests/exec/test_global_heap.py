@@ -146,3 +146,19 @@ def test_the_memory_pool_answers_as_cupys_does():
     assert pool.get_limit() == 0
     pool.free_all_blocks()
     del b
+
+
+def test_copies_and_pickles_of_device_arrays():
+    import copy
+    import pickle
+
+    a = sg.asarray(np.arange(16, dtype=np.int32))
+    shallow, deep, back = copy.copy(a), copy.deepcopy(a), pickle.loads(pickle.dumps(a[4:8]))
+    assert shallow.data.ptr == a.data.ptr and deep.data.ptr != a.data.ptr
+    a.fill(7)  # the shallow copy sees it, the deep copy and the unpickled slice do not
+    np.testing.assert_array_equal(shallow.get(), np.full(16, 7))
+    np.testing.assert_array_equal(deep.get(), np.arange(16))
+    np.testing.assert_array_equal(back.get(), np.arange(4, 8))
+    del a
+    gc.collect()
+    np.testing.assert_array_equal(shallow.get(), np.full(16, 7))  # still allocated through the copy
