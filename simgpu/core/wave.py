@@ -146,13 +146,32 @@ class WaveContext:
             return np.uint64(self.shared_bytes)
         if base == "%gridid":
             return np.uint64(1)
-        if base in ("%clusterid", "%cluster_ctaid", "%cluster_ctarank", "%is_explicit_cluster"):
-            return np.uint64(0) if base != "%cluster_ctaid" else self.special("%ctaid." + (comp or "x"), ws)
-        if base in ("%nclusterid",):
-            return np.uint64(self.grid["xyz".index(comp)]) if comp else np.uint64(1)
-        if base in ("%cluster_nctaid", "%cluster_nctarank"):
-            return np.uint64(1)
+        if "cluster" in base:
+            return self._cluster_special(base, comp, ws)
         raise KernelRuntimeError(f"special register {name} is not supported ({self.where()})")
+
+    def _cluster_special(self, base: str, comp: str, ws) -> np.ndarray:
+        """The thread-block cluster registers: the grid is tiled by clusters of the kernel's
+        __cluster_dims__ shape (.reqnctapercluster), or of one CTA when it declares none."""
+        dims = self.lk.cluster_dims or (1, 1, 1)
+        if base == "%is_explicit_cluster":
+            return np.uint64(1 if self.lk.explicit_cluster else 0)
+        if base == "%cluster_nctarank":
+            return np.uint64(dims[0] * dims[1] * dims[2])
+        if base in ("%cluster_nctaid", "%nclusterid"):
+            i = "xyz".index(comp)
+            return np.uint64(dims[i] if base == "%cluster_nctaid" else self.grid[i] // dims[i])
+        ids = [(arr[self.cta_of_warp[ws]].astype(np.uint64)[:, None], np.uint64(d))
+               for arr, d in zip((self.ctaid_x, self.ctaid_y, self.ctaid_z), dims)]
+        if base == "%cluster_ctarank":  # the CTA's rank in its cluster, x fastest
+            (x, dx), (y, dy), (z, _) = ids
+            return (x % dx) + dx * ((y % dy) + dy * (z % ids[2][1]))
+        c, d = ids["xyz".index(comp)]
+        if base == "%cluster_ctaid":
+            return c % d
+        if base == "%clusterid":
+            return c // d
+        raise KernelRuntimeError(f"special register {base}.{comp} is not supported ({self.where()})")
 
     # -- memory --------------------------------------------------------------------------------
     def where(self, ws=None, lane_mask: np.ndarray | None = None) -> str:

@@ -1055,6 +1055,11 @@ BUILDERS.update({
 })
 
 
+CLUSTER_UNSUPPORTED = ("thread-block clusters' barriers and distributed shared memory (barrier.cluster, mapa, "
+                       "ld/st/atom .shared::cluster) are not supported by simgpu (the cluster shape of "
+                       "__cluster_dims__ and the cluster ranks and ids are)")
+
+
 def build(ins: Instruction, link) -> Exec:
     """The closure that executes `ins`, or UnsupportedInstructionError naming opcode, kernel, line."""
     if ins.opcode in _NOOPS or (ins.opcode == "cp" and ins.mods[:1] == ("async",) and len(ins.mods) > 1
@@ -1065,6 +1070,8 @@ def build(ins: Instruction, link) -> Exec:
         return lambda ctx, ws, m: None
     if ins.opcode == "cp" and ins.mods[:1] == ("async",):
         return _build_cp_async(ins, link, Operands(ins, link))
+    if ins.opcode == "mapa" or any(m.endswith("::cluster") for m in ins.mods):
+        raise link.error(CLUSTER_UNSUPPORTED, ins)
     builder = BUILDERS.get(ins.opcode)
     if builder is None:
         raise link.error(f"unsupported PTX instruction '{ins.full_opcode}'", ins)

@@ -89,6 +89,11 @@ class LinkedKernel:
     # global loads whose cache operator changes what L1 does: pc -> "ld_bypass" | "ld_last_use"
     l1_policy: dict[int, str] = field(default_factory=dict)
     link: object = field(default=None, repr=False)  # the linker: register and symbol lookup (fast/decode.py)
+    # the entry's launch bounds and cluster shape (frontend/ptx/ast.py Function), checked at launch
+    max_ntid: tuple[int, ...] | None = None
+    reqntid: tuple[int, ...] | None = None
+    cluster_dims: tuple[int, ...] | None = None
+    explicit_cluster: bool = False
 
     @property
     def num_regs(self) -> int:
@@ -356,7 +361,8 @@ class _Linker:
             global_symbols=dict(self.global_addresses),
             registers_per_thread=estimate_registers(max_live),
             vector_groups=vector_groups, atom_as_red=atom_as_red, aggregated_atomics=aggregated_atomics,
-            l1_policy=l1_policy, link=self,
+            l1_policy=l1_policy, link=self, max_ntid=self.kernel.max_ntid, reqntid=self.kernel.reqntid,
+            cluster_dims=self.kernel.cluster_dims, explicit_cluster=self.kernel.explicit_cluster,
         )
 
     def param_offsets(self, ins: Instruction, caller: Function, what: str, n: int) -> list[int]:
@@ -405,6 +411,8 @@ class _Linker:
         o = ops.Operands(ins, self)
         mods = ins.mods
         kind = "arrive" if "arrive" in mods else "red" if "red" in mods else "sync"
+        if "cluster" in mods:
+            raise self.error(ops.CLUSTER_UNSUPPORTED, ins)
         if not ins.operands:
             raise self.error("barrier without a barrier number", ins)
         bid = o.src(ins.operands[0], "u32")

@@ -185,6 +185,35 @@ class PreparedLaunch:
         return report
 
 
+MAX_PORTABLE_CLUSTER = 8  # CTAs per cluster without cudaFuncAttributeNonPortableClusterSizeAllowed (CUDA guide)
+
+
+def _check_launch_bounds(lk: LinkedKernel, cfg: GPUConfig, g: tuple, b: tuple, threads: int) -> None:
+    """What the kernel's own declarations demand of the launch: __launch_bounds__ (.maxntid), an
+    exact block (.reqntid) and the cluster shape of __cluster_dims__ (.reqnctapercluster), which
+    the grid must tile and which needs compute capability 9.0."""
+    if lk.max_ntid is not None and threads > int(np.prod(lk.max_ntid)):
+        raise LaunchError(f"kernel {lk.name}: block {b} has {threads} threads, more than its __launch_bounds__ "
+                          f"allow ({int(np.prod(lk.max_ntid))}, .maxntid) (CUDA: too many resources requested for "
+                          "launch)")
+    if lk.reqntid is not None and tuple(lk.reqntid) + (1,) * (3 - len(lk.reqntid)) != tuple(b):
+        raise LaunchError(f"kernel {lk.name}: block {b} is not the block {tuple(lk.reqntid)} the kernel requires "
+                          "(.reqntid) (CUDA: invalid configuration argument)")
+    dims = lk.cluster_dims
+    if dims is None or dims == (1, 1, 1):
+        return
+    if cfg.compute_capability < (9, 0):
+        raise LaunchError(f"kernel {lk.name}: thread-block clusters {dims} need compute capability 9.0; the "
+                          f"{cfg.name} has {cfg.compute_capability[0]}.{cfg.compute_capability[1]}")
+    size = int(np.prod(dims))
+    if size > MAX_PORTABLE_CLUSTER:
+        raise LaunchError(f"kernel {lk.name}: a cluster of {size} CTAs {dims} is more than the portable "
+                          f"{MAX_PORTABLE_CLUSTER} (CUDA: cluster misconfiguration)")
+    if any(v % d for v, d in zip(g, dims)):
+        raise LaunchError(f"kernel {lk.name}: grid {g} is not a whole number of clusters {dims} (__cluster_dims__) "
+                          "(CUDA: cluster misconfiguration)")
+
+
 def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
                    warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
                    memory_counters: bool = True, trace: bool = False,
@@ -206,6 +235,7 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
     for axis, (v, m) in enumerate(zip(g, lim.max_grid_dim)):
         if v > m:
             raise LaunchError(f"kernel {lk.name}: grid dimension {'xyz'[axis]} = {v} exceeds {m}")
+    _check_launch_bounds(lk, cfg, g, b, threads)
     shared_mem = int(shared_mem)
     if shared_mem < 0:
         raise LaunchError(f"kernel {lk.name}: shared_mem must be >= 0")

@@ -100,6 +100,11 @@ class Function:
     line: int = 0
     max_ntid: tuple[int, ...] | None = None
     reqntid: tuple[int, ...] | None = None
+    # thread-block cluster shape (.reqnctapercluster, from __cluster_dims__), .explicitcluster and
+    # .maxclusterrank; None / False: not declared (every CTA is a cluster of one)
+    cluster_dims: tuple[int, ...] | None = None
+    explicit_cluster: bool = False
+    max_cluster_rank: int | None = None
     is_decl_only: bool = False
 
 

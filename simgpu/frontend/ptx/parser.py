@@ -344,6 +344,12 @@ class _Parser:
                 fn.max_ntid = tuple(nums)
             elif d == ".reqntid":
                 fn.reqntid = tuple(nums)
+            elif d == ".reqnctapercluster":
+                fn.cluster_dims = tuple(nums) + (1,) * (3 - len(nums))
+            elif d == ".explicitcluster":
+                fn.explicit_cluster = True
+            elif d == ".maxclusterrank":
+                fn.max_cluster_rank = nums[0] if nums else None
             elif d == ".noreturn":
                 pass
         if self.accept(";"):
