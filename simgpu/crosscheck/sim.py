@@ -44,9 +44,10 @@ def _dim3(x) -> tuple:
 def run_simulated(case: Case, preset: str = "h200") -> SideRun:
     """Run ``case`` on the simulator with GPU preset ``preset``; an exception becomes ``error``."""
     import simgpu as sg
+    from simgpu.runtime.device import fresh_device
 
-    try:
-        with sg.use_gpu(preset):
+    try:  # each case on a device of its own: its addresses, and so its counters, as in a new process
+        with sg.use_gpu(preset), fresh_device():
             if isinstance(case, ProgramCase):
                 return _run_program(case, preset)
             return _run_kernel(sg, case)

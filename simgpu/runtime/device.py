@@ -59,6 +59,27 @@ def current_device() -> Device:
     return getattr(_state, "device", _default)
 
 
+@contextlib.contextmanager
+def fresh_device() -> Iterator[Device]:
+    """Run the calls inside on a new device: an empty heap and cold caches, the current GPU preset
+    and engine. Counters that depend on addresses (L1 sets, L2 slices) then do not depend on what
+    else the process holds allocated (`simgpu compare` runs each case so). Arrays made inside
+    belong to that device: copy results out with .get() before the block ends."""
+    prev = getattr(_state, "device", None)
+    dev = Device(current_gpu())
+    engine = getattr(current_device(), "engine", None)
+    if engine is not None:
+        dev.engine = engine
+    _state.device = dev
+    try:
+        yield dev
+    finally:
+        if prev is None:
+            del _state.device
+        else:
+            _state.device = prev
+
+
 def current_gpu() -> GPUConfig:
     return getattr(_state, "gpu", None) or current_device().gpu
 

@@ -53,6 +53,16 @@ KNOWN_GAPS = {
     "coo_spmv_atomic": {"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", "lts__t_sectors_srcunit_tex_op_red.sum"},
     # lane 0 of 8 warps stores y[row] into one sector (as gemv_warp_rows)
     "int8_gemv_dp4a": {"lts__t_sectors_srcunit_tex_op_write.sum"},
+    # typical6: a warp's three scalar stores of 12-byte structs, each to the same 3 lines and 12
+    # sectors back to back: the H200 wrote 406,184 sectors to L2, about once per sector (simgpu
+    # 1,179,648: its store sequencer joins single-line stores only, timing/store_lines.py)
+    "aos_float3_scale": {"lts__t_sectors_srcunit_tex_op_write.sum"},
+    # lane 0 of 8 warps stores y[row] into one sector (as gemv_warp_rows: 3,955 against 3,968)
+    "half2_gemv_rows": {"lts__t_sectors_srcunit_tex_op_write.sum"},
+    # bank-arbitration wavefronts on conflict-free code (+2,949 of 491,520; +2,946 / +1,399 of 262,144)
+    "fft1024_shared": {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"},
+    "transpose_double_pad": {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                             "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"},
 }
 # case -> L1 hit rate known to be more than 3 points off: spmv_banded_csr 86.63 % against the H200's
 # 83.49 % (simgpu keeps more of the 4 MB x and the streamed CSR arrays in L1 than the H200 does)
@@ -171,7 +181,20 @@ def test_fifth_batch_exact_counters():
     the H200); the spec now gives each its own, which moves no load and no counter."""
     folder = HERE.parent / "typical5"
     report = crosscheck(suite=folder / "specs.py", recorded=folder / "results" / "typical.json", echo=None)
-    _assert_batch(report, 15, set(), raced=frozenset({"kv_append_paged"}))
+    # softmax_block_rows: 48.31 % against 45.18 (README there: the H200 loses about the L1's overflow
+    # on the 8-CTA SMs, simgpu a third of it)
+    _assert_batch(report, 15, {"softmax_block_rows"}, raced=frozenset({"kv_append_paged"}))
     coo = next(c for c in report.cases if c.name == "coo_spmv_atomic")
     hit = next(r for r in coo.launches[0].metrics if r.metric == "l1tex__t_sector_hit_rate.pct")
     assert abs(hit.simulated - hit.real) < 0.2  # the red sectors count as L1 misses (12.59 % on the H200)
+
+
+def test_sixth_batch_exact_counters():
+    """typical6: 8 kernels written on 2026-12-01 after every model was set (byte stores, float3
+    structs, a half2 GEMV, a shared-memory FFT, a warp top-8, a padded transpose of doubles,
+    __ldg / __stcs over 64 MB, an int8 embedding), measured once. memset_pattern_u8's L1 hit rate:
+    75.00 % against 70.77 (four warps' byte stores fill a line; the H200 misses some of the three
+    that follow the first)."""
+    folder = HERE.parent / "typical6"
+    report = crosscheck(suite=folder / "specs.py", recorded=folder / "results" / "typical.json", echo=None)
+    _assert_batch(report, 8, {"memset_pattern_u8"})

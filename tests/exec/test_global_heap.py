@@ -162,3 +162,16 @@ def test_copies_and_pickles_of_device_arrays():
     del a
     gc.collect()
     np.testing.assert_array_equal(shallow.get(), np.full(16, 7))  # still allocated through the copy
+
+
+def test_a_fresh_device_starts_from_an_empty_heap():
+    """simgpu compare runs each case so: its addresses do not depend on what the process holds."""
+    from simgpu.runtime.device import fresh_device
+
+    hold = sg.zeros(1000, np.float32)
+    outer = current_device()
+    with fresh_device() as dev:
+        assert current_device() is dev and dev is not outer
+        a = sg.zeros(10, np.float32)
+        assert a.data.ptr == GLOBAL_BASE and dev.heap.bytes_in_use == 256
+    assert current_device() is outer and hold.get().sum() == 0
