@@ -241,6 +241,17 @@ class TimingConfig:
     # burst.cu): a single-line store that reaches L1 while a single-line store of its CTA to that
     # line is still on the path joins it (its sectors L1 hits, written to L2 once, no path cycles).
     store_sequencer: bool = True
+    # ... and so does a store of up to this many lines whose every line has a store of its CTA still
+    # on the path (benchmarks/microbench/l1_stores multiline.cu, H200 2026-12-01: a warp's 2 or 3
+    # stores right behind each other to the same 2-16 lines (8-32 sectors) reach L2 once per sector
+    # with one warp per SM, the same 32 lines (one sector each) every time; 8 warps of 8 CTAs per SM
+    # combine 2-3 lines fully and 8-16 lines hardly at all). 1: single-line stores only. With 16
+    # (2026-12-01, side by side): multiline.cu's 84 launches in simgpu, mean |error| of L2 write
+    # sectors 65.7 -> 15.0 %; L2 write sectors over the 89 recorded launches that store, 5.68 -> 3.15 %
+    # (layernorm_welford_warp +2.75 -> +0.15 %, block_compact +17 -> +5.7 %, aos_float3_scale +190 ->
+    # +50 %); validation/kernel_times.py 15.0 -> 15.2 % (aos_float3_scale -8.5 -> -30 %: its joined
+    # stores cost nothing, the H200's took 8.0 us all the same).
+    store_join_max_lines: int = 16
 
     # ---------------------------------------------------------------- model switches
     # hits on lines another warp of the same step missed wait for that miss (no addresses in the

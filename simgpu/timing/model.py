@@ -369,8 +369,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     stores_on = bool(cfg.store_sequencer and cfg.cta_store_queue_cycles > 0 and len(sr.store_line))
     n_pc = len(st.kind)
     store_counts = (np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64))
-    stores = (stores_on, sr.store_off, sr.store_line, sr.store_info, store_rings(num_sms * ctas_per_sm, stores_on),
-              *store_counts)
+    rings = store_rings(num_sms * ctas_per_sm, stores_on, cfg.store_join_max_lines)
+    stores = (stores_on, sr.store_off, sr.store_line, sr.store_info, rings, *store_counts)
     t1 = time.perf_counter()
     slots = st.slots if st.slots is not None else np.ones(len(st.kind), np.int32)
     cycles = replay(st.kind, st.pipe, st.lat, st.ii, slots, st.sb, st.src, st.dst, st.n_regs,

@@ -36,7 +36,7 @@ from numba import njit
 
 from simgpu.memory.l2 import popcount4
 
-RING = 16  # recent single-line stores kept per CTA slot
+RING = 64  # recent (store, line) records kept per CTA slot: four 16-line stores
 
 
 @dataclass(frozen=True)
@@ -52,21 +52,22 @@ class StoreCounts:
         return self.timed_hits - self.functional_hits
 
 
-def store_rings(n_slots: int, on: bool) -> tuple:
-    """The sequencer's state: per CTA slot a ring of RING single-line stores (line, sectors written,
-    when it leaves the path) and the ring heads."""
+def store_rings(n_slots: int, on: bool, max_lines: int = 1) -> tuple:
+    """The sequencer's state: per CTA slot a ring of RING (line, sectors written, when it leaves the
+    path) records of the stores of at most max_lines lines, the ring heads and max_lines."""
     n = n_slots if on else 1
     return (np.full((n, RING), -1, np.int64), np.zeros((n, RING), np.int64), np.zeros((n, RING), np.float64),
-            np.zeros(n, np.int64))
+            np.zeros(n, np.int64), np.int64(max(1, min(max_lines, RING))))
 
 
 @njit(cache=True)
 def store_arrives(st_off, st_line, st_info, row, g, t1, ring, pc, f_hit, t_hit, merged):
     """Store `row` (its (line, info) records st_line / st_info[st_off[row]:st_off[row + 1]], info as
     memory.l1.hierarchy_batch's g_info) of CTA slot g reaches L1 at t1: count its functional and
-    timed hits per pc. True if it joined a single-line store of the same line still on the path
-    (then it takes no path cycles of its own)."""
-    r_line, r_mask, r_end, head = ring
+    timed hits per pc. Returns 1 if a single-line store joined a store of its line still on the
+    path, 2 if a store of 2..max_lines lines joined, each line such a store (either takes no path
+    cycles of its own), 0 if it joined nothing."""
+    r_line, r_mask, r_end, head, max_lines = ring
     a = st_off[row]
     b = st_off[row + 1]
     f = 0
@@ -75,30 +76,46 @@ def store_arrives(st_off, st_line, st_info, row, g, t1, ring, pc, f_hit, t_hit, 
         if (info >> 5) & 1:
             f += popcount4(info & 15)
     f_hit[pc] += f
-    if b - a == 1:
-        best = -1
-        for r in range(RING):  # the latest one of this line still on the path
-            if r_line[g, r] == st_line[a] and r_end[g, r] > t1 and (best < 0 or r_end[g, r] > r_end[g, best]):
-                best = r
-        if best >= 0:
-            m = np.int64(st_info[a]) & 15
-            t_hit[pc] += popcount4(m)
-            merged[pc] += popcount4(m & r_mask[g, best])
-            r_mask[g, best] |= m
-            return True
+    if 1 <= b - a <= max_lines:
+        found = True
+        for j in range(a, b):  # every line must have one
+            if _latest_on_path(r_line, r_end, g, st_line[j], t1) < 0:
+                found = False
+                break
+        if found:
+            for j in range(a, b):
+                best = _latest_on_path(r_line, r_end, g, st_line[j], t1)
+                m = np.int64(st_info[j]) & 15
+                t_hit[pc] += popcount4(m)
+                merged[pc] += popcount4(m & r_mask[g, best])
+                r_mask[g, best] |= m
+            return 1 if b - a == 1 else 2
     t_hit[pc] += f
-    return False
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _latest_on_path(r_line, r_end, g, line, t1):
+    """The ring record of CTA slot g's latest store to `line` still on the path at t1 (-1: none)."""
+    best = -1
+    for r in range(RING):
+        if r_line[g, r] == line and r_end[g, r] > t1 and (best < 0 or r_end[g, r] > r_end[g, best]):
+            best = r
+    return best
 
 
 @njit(cache=True)
 def store_leaves(st_off, st_line, st_info, row, g, end, ring):
-    """Record store `row` on CTA slot g's path until `end`, if it is a single-line store."""
-    r_line, r_mask, r_end, head = ring
+    """Record store `row` on CTA slot g's path until `end`, a record per line, if it has at most
+    max_lines lines."""
+    r_line, r_mask, r_end, head, max_lines = ring
     a = st_off[row]
-    if st_off[row + 1] - a != 1:
+    b = st_off[row + 1]
+    if not 1 <= b - a <= max_lines:
         return
-    r = head[g] % RING
-    head[g] += 1
-    r_line[g, r] = st_line[a]
-    r_mask[g, r] = np.int64(st_info[a]) & 15
-    r_end[g, r] = end
+    for j in range(a, b):
+        r = head[g] % RING
+        head[g] += 1
+        r_line[g, r] = st_line[j]
+        r_mask[g, r] = np.int64(st_info[j]) & 15
+        r_end[g, r] = end
