@@ -40,6 +40,8 @@ class GlobalHeap:
         self.next_addr = GLOBAL_BASE
         self._free: list[tuple[int, int]] = []  # (address, bytes) of freed ranges below next_addr, sorted
         self._in_use = 0
+        self._holds = 0  # launches under way: frees wait (hold / release)
+        self._deferred: list[int] = []
         self.limit: int | None = None  # bytes a program may have allocated at once (MemoryPool.set_limit)
         self._bases_arr = np.zeros(0, dtype=np.uint64)
         self._ends_arr = np.zeros(0, dtype=np.uint64)
@@ -90,8 +92,24 @@ class GlobalHeap:
         self._index()
         return addr, buf
 
+    def hold(self) -> None:
+        """A launch is under way: the engines index the allocations by position, and a garbage
+        collection in the middle of a step must not shift them, so frees wait until release()."""
+        self._holds += 1
+
+    def release(self) -> None:
+        """The end of a launch (hold); the frees it held back happen now."""
+        self._holds -= 1
+        if self._holds == 0:
+            deferred, self._deferred = self._deferred, []
+            for addr in deferred:
+                self.free(addr)
+
     def free(self, addr: int) -> None:
         """Give back the allocation that starts at `addr` (called when its last array is gone)."""
+        if self._holds:
+            self._deferred.append(addr)
+            return
         at = bisect.bisect_left(self.bases, addr)
         if at == len(self.bases) or self.bases[at] != addr:
             raise ValueError(f"free of 0x{addr:x}, which is not the start of a live allocation")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 import time
+import weakref
 from dataclasses import dataclass
 
 import numpy as np
@@ -172,12 +173,16 @@ class PreparedLaunch:
     # the launch's arguments: their device arrays stay allocated while the launch can still run (a
     # stepper may hold it long after the caller dropped a temporary `sg.asarray(x)`)
     args: tuple = ()
+    # ends the heap's hold (GlobalHeap.hold) once: at finish, or when an unfinished launch is dropped
+    heap_release: object = None
 
     def finish(self, host_seconds: float) -> LaunchReport:
         """Close the launch and build its report (after the engine has run to the end)."""
         if self.progress_bar is not None:
             self.progress_bar.close()
         report = _report(self, host_seconds)
+        if self.heap_release is not None:
+            self.heap_release()
         if self.engine.printed:  # CUDA prints device printf output when the host synchronises
             report.printf = "".join(self.engine.printed)
             sys.stdout.write(report.printf)
@@ -295,9 +300,12 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                     progress=bar.update if bar is not None else None, trace=recorder,
                     fuse_vectors=fuse_shared_loads,
                     local_in_registers=machine is not None and machine.frame_bytes == 0)
-    return PreparedLaunch(kernel, lk, cfg, g, b, shared_mem, regs, occ, engine, memsys, recorder, bar,
+    prepared = PreparedLaunch(kernel, lk, cfg, g, b, shared_mem, regs, occ, engine, memsys, recorder, bar,
                           timing=timing, scheduler=scheduler, keep_trace=trace, registers_from=regs_from,
                           args=tuple(args))
+    dev.heap.hold()
+    prepared.heap_release = weakref.finalize(prepared, dev.heap.release)
+    return prepared
 
 
 def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
@@ -323,6 +331,9 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
     t0 = time.perf_counter()
     try:
         prepared.engine.run()
+    except BaseException:
+        prepared.heap_release()  # a failed launch holds back no frees (its traceback may live on)
+        raise
     finally:
         if prepared.progress_bar is not None:
             prepared.progress_bar.close()

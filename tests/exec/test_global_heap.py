@@ -175,3 +175,29 @@ def test_a_fresh_device_starts_from_an_empty_heap():
         a = sg.zeros(10, np.float32)
         assert a.data.ptr == GLOBAL_BASE and dev.heap.bytes_in_use == 256
     assert current_device() is outer and hold.get().sum() == 0
+
+
+def test_frees_wait_while_a_launch_is_under_way():
+    """The engines index allocations by position: a garbage collection in the middle of a launch
+    must not shift them, so its frees happen when the launch ends (or fails)."""
+    heap = GlobalHeap()
+    a, _ = heap.allocate(100)
+    b, _ = heap.allocate(100)
+    heap.hold()
+    heap.free(a)
+    assert heap.bases == [a, b]  # still there, at the same position
+    heap.release()
+    assert heap.bases == [b]
+
+
+def test_a_failed_launch_holds_back_no_frees():
+    src = r'''extern "C" __global__ void oob(float* y) { y[threadIdx.x + 1000000] = 1.f; }'''
+    k = sg.RawKernel(src, "oob")
+    heap = current_device().heap
+    y = sg.zeros(32, np.float32)
+    with pytest.raises(sg.KernelRuntimeError):
+        k((1,), (32,), (y,))
+    before = heap.bytes_in_use
+    del y
+    gc.collect()
+    assert heap.bytes_in_use == before - 256
