@@ -14,9 +14,12 @@ cta_store_queue_cycles; a store holds it for memory/coalescer.store_write_cycles
 single line that reaches L1 while a single-line store of the same CTA to that line is still on the
 path (queued or being written) joins it: its sectors count as L1 hits, the sectors that store writes
 already are not written to L2 again, and it takes no path cycles, L2 bandwidth or line-unit passes
-of its own. Stores of more lines keep the functional walk's answer (memory/l1.py: one warp's
-stores to its own 32 rows back to back all miss on the H200, a rule about the previous request, not
-about time); so do stores that join nothing. The functional walk counted every store's sectors as
+of its own. Since 2026-12-01 the same holds for a store of up to config store_join_max_lines (16)
+lines whose every line has a store of the CTA still on the path (l1_stores multiline.cu: the H200
+writes back-to-back stores to the same 2-16 lines once per sector); stores of more lines keep the
+functional walk's answer (memory/l1.py: one warp's stores to its own 32 rows back to back all miss
+on the H200 and are all written, a rule about the previous request, not about time); so do stores
+that join nothing. The functional walk counted every store's sectors as
 L2 writes; the replay reports, per pc, the sectors merged away and the hits it found
 (`StoreCounts`), and the memory system swaps its counts for those (MemorySystem.apply_timed_stores).
 
