@@ -164,8 +164,8 @@ class WaveContext:
         ids = [(arr[self.cta_of_warp[ws]].astype(np.uint64)[:, None], np.uint64(d))
                for arr, d in zip((self.ctaid_x, self.ctaid_y, self.ctaid_z), dims)]
         if base == "%cluster_ctarank":  # the CTA's rank in its cluster, x fastest
-            (x, dx), (y, dy), (z, _) = ids
-            return (x % dx) + dx * ((y % dy) + dy * (z % ids[2][1]))
+            (x, dx), (y, dy), (z, dz) = ids
+            return (x % dx) + dx * ((y % dy) + dy * (z % dz))
         c, d = ids["xyz".index(comp)]
         if base == "%cluster_ctaid":
             return c % d

@@ -160,19 +160,23 @@ def lane_sources(matrices: int, trans: bool) -> np.ndarray:
     return out
 
 
-def _row_addresses(ins, o):
-    """(address getter, space, matrices, trans, address lanes) of an ldmatrix / stmatrix."""
+def _matrix_operands(ins, o):
+    """(address getter, space, address lanes, the registers, lane_sources) of an ldmatrix (registers
+    first, then the address) or stmatrix (address first)."""
     spec = parse_matrix_ldst(ins.mods)
     if spec is None:
         raise o.error(f"unsupported PTX instruction '{ins.full_opcode}'")
     matrices, trans, space = spec
-    addr_op = ins.operands[1] if ins.opcode == "ldmatrix" else ins.operands[0]
+    addr_op, reg_op = ins.operands[::-1] if ins.opcode == "ldmatrix" else ins.operands[:2]
     if not isinstance(addr_op, Addr):
         raise o.error(f"{ins.full_opcode}: expected an address operand [..], got {addr_op!r}")
     addr, implied = o.address(addr_op)
     if space == "generic" and implied:
         space = implied
-    return addr, space, matrices, trans, np.arange(32) < 8 * matrices
+    regs = wmma.regs_of(reg_op, o, ins.full_opcode)
+    if len(regs) != matrices:
+        raise o.error(f"{ins.full_opcode} takes {matrices} registers, got {len(regs)}")
+    return addr, space, np.arange(32) < 8 * matrices, regs, lane_sources(matrices, trans)
 
 
 def _checked(ins, addr, lanes, ctx, ws, m):
@@ -190,12 +194,8 @@ def _checked(ins, addr, lanes, ctx, ws, m):
 
 def build_ldmatrix(ins, link, o):
     """The closure of ldmatrix (ops.BUILDERS["ldmatrix"]): one LDSM."""
-    addr, space, matrices, trans, lanes = _row_addresses(ins, o)
-    regs = wmma.regs_of(ins.operands[0], o, ins.full_opcode)
-    if len(regs) != matrices:
-        raise o.error(f"{ins.full_opcode} takes {matrices} registers, got {len(regs)}")
+    addr, space, lanes, regs, src = _matrix_operands(ins, o)
     dsts = [o.raw_dst(r) for r in regs]
-    src = lane_sources(matrices, trans)
 
     def f(ctx, ws, m):
         a, mm = _checked(ins, addr, lanes, ctx, ws, m)
@@ -209,12 +209,9 @@ def build_ldmatrix(ins, link, o):
 
 def build_stmatrix(ins, link, o):
     """The closure of stmatrix (ops.BUILDERS["stmatrix"]): one STSM, ldmatrix's inverse."""
-    addr, space, matrices, trans, lanes = _row_addresses(ins, o)
-    regs = wmma.regs_of(ins.operands[1], o, ins.full_opcode)
-    if len(regs) != matrices:
-        raise o.error(f"{ins.full_opcode} takes {matrices} registers, got {len(regs)}")
+    addr, space, lanes, regs, src = _matrix_operands(ins, o)
     srcs = [o.raw_src(r) for r in regs]
-    src = lane_sources(matrices, trans)
+    matrices = len(regs)
     # element (row lane, position) of the rows comes from register i, half e of lane `owner`
     owner = np.zeros((32, 8, 3), np.int64)  # (register, half, lane)
     for i in range(matrices):

@@ -109,10 +109,14 @@ class DeviceArray:
         out._host_view()[...] = self._host_view()
         return out
 
+    def _view(self, shape, dtype, offset: int = 0) -> DeviceArray:
+        """Another array over this one's allocation, `offset` bytes further in (keeps it alive)."""
+        return DeviceArray(shape, dtype, _buffer=self._buffer, _ptr=self._ptr, _offset=self._offset + offset,
+                           _owner=self._owner)
+
     def __copy__(self) -> DeviceArray:
         """copy.copy gives another view of the same device memory (as CuPy's does)."""
-        return DeviceArray(self.shape, self.dtype, _buffer=self._buffer, _ptr=self._ptr, _offset=self._offset,
-                           _owner=self._owner)
+        return self._view(self.shape, self.dtype)
 
     def __deepcopy__(self, memo) -> DeviceArray:
         """copy.deepcopy gives a new allocation holding the same values."""
@@ -131,8 +135,7 @@ class DeviceArray:
             shape = tuple(self.size // known if s == -1 else s for s in shape)
         if int(np.prod(shape)) != self.size:
             raise ValueError(f"cannot reshape array of size {self.size} into shape {shape}")
-        return DeviceArray(shape, self.dtype, _buffer=self._buffer, _ptr=self._ptr, _offset=self._offset,
-                           _owner=self._owner)
+        return self._view(shape, self.dtype)
 
     def ravel(self) -> DeviceArray:
         return self.reshape(self.size)
@@ -141,8 +144,7 @@ class DeviceArray:
         dt = np.dtype(dtype)
         if self.nbytes % dt.itemsize:
             raise ValueError("the new dtype does not divide the array's size in bytes")
-        return DeviceArray((self.nbytes // dt.itemsize,), dt, _buffer=self._buffer, _ptr=self._ptr,
-                           _offset=self._offset, _owner=self._owner)
+        return self._view((self.nbytes // dt.itemsize,), dt)
 
     def astype(self, dtype) -> DeviceArray:
         return asarray(self._host_view().astype(dtype))
@@ -153,8 +155,7 @@ class DeviceArray:
             start, stop, _ = key.indices(self.shape[0])
             stop = max(start, stop)
             row = self.nbytes // self.shape[0] if self.shape[0] else 0
-            return DeviceArray((stop - start,) + self.shape[1:], self.dtype, _buffer=self._buffer, _ptr=self._ptr,
-                               _offset=self._offset + start * row, _owner=self._owner)
+            return self._view((stop - start,) + self.shape[1:], self.dtype, start * row)
         raise TypeError("simgpu device arrays support only contiguous slices a[i:j]; copy to the host with .get()")
 
     def __array__(self, dtype=None, copy=None):

@@ -180,9 +180,11 @@ class PreparedLaunch:
         """Close the launch and build its report (after the engine has run to the end)."""
         if self.progress_bar is not None:
             self.progress_bar.close()
-        report = _report(self, host_seconds)
-        if self.heap_release is not None:
-            self.heap_release()
+        try:
+            report = _report(self, host_seconds)
+        finally:
+            if self.heap_release is not None:
+                self.heap_release()
         if self.engine.printed:  # CUDA prints device printf output when the host synchronises
             report.printf = "".join(self.engine.printed)
             sys.stdout.write(report.printf)

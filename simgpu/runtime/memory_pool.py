@@ -8,7 +8,7 @@ ranges too, up to the top of the heap.
 
 from __future__ import annotations
 
-from simgpu.runtime.device import current_device
+from simgpu.runtime.device import current_device, current_gpu
 
 
 class MemoryPool:
@@ -36,8 +36,6 @@ class MemoryPool:
     def set_limit(self, size: int | None = None, fraction: float | None = None) -> None:
         """Refuse allocations past `size` bytes, or past `fraction` of the GPU preset's device memory
         (0 / None: no limit but the device's), with OutOfMemoryError, as CuPy's pool does."""
-        from simgpu.runtime.device import current_gpu
-
         if size is not None and fraction is not None:
             raise ValueError("set_limit takes size or fraction, not both")
         if fraction is not None:

@@ -573,11 +573,9 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                         joined = False
                         if k == K_GST and st_q > 0 and rows[mr].wr > 0:  # the CTA's write path
                             g = zs[gs, F_G]
-                            jn = 0
                             if st_on:
-                                jn = store_arrives(st_off, st_line, st_info, mr, g, t1, ring, pc, sf_hit,
-                                                   st_hit, st_merged)
-                            joined = jn > 0
+                                joined = store_arrives(st_off, st_line, st_info, mr, g, t1, ring, pc, sf_hit,
+                                                       st_hit, st_merged)
                             if joined:  # it rides on the writes it joined: no path cycles, no L2 request
                                 ml2 = 0.0
                             else:

@@ -57,20 +57,20 @@ class StoreCounts:
 
 def store_rings(n_slots: int, on: bool, max_lines: int = 1) -> tuple:
     """The sequencer's state: per CTA slot a ring of RING (line, sectors written, when it leaves the
-    path) records of the stores of at most max_lines lines, the ring heads and max_lines."""
+    path) records of the stores of at most max_lines lines, the ring heads, max_lines and a scratch
+    row (store_arrives: the record each line of a store joins)."""
     n = n_slots if on else 1
     return (np.full((n, RING), -1, np.int64), np.zeros((n, RING), np.int64), np.zeros((n, RING), np.float64),
-            np.zeros(n, np.int64), np.int64(max(1, min(max_lines, RING))))
+            np.zeros(n, np.int64), np.int64(max(1, min(max_lines, RING))), np.zeros(RING, np.int64))
 
 
 @njit(cache=True)
 def store_arrives(st_off, st_line, st_info, row, g, t1, ring, pc, f_hit, t_hit, merged):
     """Store `row` (its (line, info) records st_line / st_info[st_off[row]:st_off[row + 1]], info as
     memory.l1.hierarchy_batch's g_info) of CTA slot g reaches L1 at t1: count its functional and
-    timed hits per pc. Returns 1 if a single-line store joined a store of its line still on the
-    path, 2 if a store of 2..max_lines lines joined, each line such a store (either takes no path
-    cycles of its own), 0 if it joined nothing."""
-    r_line, r_mask, r_end, head, max_lines = ring
+    timed hits per pc. True if it joined: at most max_lines lines, each with a store of the same
+    CTA still on the path (then it takes no path cycles of its own)."""
+    r_line, r_mask, r_end, head, max_lines, best = ring
     a = st_off[row]
     b = st_off[row + 1]
     f = 0
@@ -82,19 +82,20 @@ def store_arrives(st_off, st_line, st_info, row, g, t1, ring, pc, f_hit, t_hit, 
     if 1 <= b - a <= max_lines:
         found = True
         for j in range(a, b):  # every line must have one
-            if _latest_on_path(r_line, r_end, g, st_line[j], t1) < 0:
+            best[j - a] = _latest_on_path(r_line, r_end, g, st_line[j], t1)
+            if best[j - a] < 0:
                 found = False
                 break
         if found:
             for j in range(a, b):
-                best = _latest_on_path(r_line, r_end, g, st_line[j], t1)
+                r = best[j - a]
                 m = np.int64(st_info[j]) & 15
                 t_hit[pc] += popcount4(m)
-                merged[pc] += popcount4(m & r_mask[g, best])
-                r_mask[g, best] |= m
-            return 1 if b - a == 1 else 2
+                merged[pc] += popcount4(m & r_mask[g, r])
+                r_mask[g, r] |= m
+            return True
     t_hit[pc] += f
-    return 0
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -111,7 +112,7 @@ def _latest_on_path(r_line, r_end, g, line, t1):
 def store_leaves(st_off, st_line, st_info, row, g, end, ring):
     """Record store `row` on CTA slot g's path until `end`, a record per line, if it has at most
     max_lines lines."""
-    r_line, r_mask, r_end, head, max_lines = ring
+    r_line, r_mask, r_end, head, max_lines, _ = ring
     a = st_off[row]
     b = st_off[row + 1]
     if not 1 <= b - a <= max_lines:
