@@ -13,7 +13,15 @@ from hypothesis import strategies as st
 
 import simgpu as sg
 from simgpu.exec.memory import ALLOC_ALIGN, GLOBAL_BASE, GlobalHeap
-from simgpu.runtime.device import current_device
+from simgpu.runtime.device import current_device, fresh_device
+
+
+@pytest.fixture(autouse=True)
+def _own_device():
+    """Each test on a device of its own: the exact addresses and byte counts below must not depend
+    on what other tests left allocated or on a launch of theirs not yet collected."""
+    with fresh_device():
+        yield
 
 
 def test_dropping_the_last_view_frees_the_allocation():
@@ -166,8 +174,6 @@ def test_copies_and_pickles_of_device_arrays():
 
 def test_a_fresh_device_starts_from_an_empty_heap():
     """simgpu compare runs each case so: its addresses do not depend on what the process holds."""
-    from simgpu.runtime.device import fresh_device
-
     hold = sg.zeros(1000, np.float32)
     outer = current_device()
     with fresh_device() as dev:

@@ -31,14 +31,14 @@ def _stores(*stores):
 def _run(stores, arrivals, write_cycles=2.0, max_lines=1):
     """Feed stores (one CTA slot) in order, store i reaching L1 at arrivals[i]; the path is
     serial, write_cycles each (a joined store takes none). Returns (functional hits,
-    timed hits, merged sectors, how each joined: 0 / 1 / 2 as store_arrives)."""
+    timed hits, merged sectors, joined)."""
     off, line, info = _stores(*stores)
     ring = store_rings(1, True, max_lines)
     f, t, m = np.zeros(1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64)
     free, joined = 0.0, []
     for i, t1 in enumerate(arrivals):
         j = store_arrives(off, line, info, i, 0, float(t1), ring, 0, f, t, m)
-        joined.append(int(j))
+        joined.append(bool(j))
         if not j:
             free = max(free, float(t1)) + write_cycles
             store_leaves(off, line, info, i, 0, free, ring)
@@ -52,37 +52,38 @@ def test_stores_of_several_lines_right_behind_each_other_join_line_by_line():
     three = [(10, 0b1111, 0, 0), (11, 0b1111, 0, 0), (12, 0b1111, 0, 0)]
     again = [(ln, mask, 1, 1) for ln, mask, _, _ in three]
     f, t, m, joined = _run([three, again, again], [0, 1, 2], write_cycles=12.0, max_lines=16)
-    assert joined == [0, 2, 2] and (t, m) == (24, 24)
+    assert joined == [False, True, True] and (t, m) == (24, 24)
     other = [(10, 0b1111, 1, 1), (11, 0b1111, 1, 1), (13, 0b1111, 0, 0)]
-    assert _run([three, other], [0, 1], write_cycles=12.0, max_lines=16)[3] == [0, 0]
-    assert _run([three, again], [0, 1], write_cycles=12.0, max_lines=2)[3] == [0, 0]
-    assert _run([three, again], [0, 13], write_cycles=12.0, max_lines=16)[3] == [0, 0]  # the first left the path
+    assert _run([three, other], [0, 1], write_cycles=12.0, max_lines=16)[3] == [False, False]
+    assert _run([three, again], [0, 1], write_cycles=12.0, max_lines=2)[3] == [False, False]
+    # 13 cycles on, the first store has left the path
+    assert _run([three, again], [0, 13], write_cycles=12.0, max_lines=16)[3] == [False, False]
 
 
 def test_a_store_right_behind_one_to_its_line_joins_it():
     # st [L] (sector 0, line absent: a miss), then st [L] sectors 0 and 1 a cycle later
     f, t, m, joined = _run([[(7, 0b0001, 0, 0)], [(7, 0b0011, 1, 1)]], [0, 1])
-    assert joined == [0, 1]
+    assert joined == [False, True]
     assert (f, t, m) == (2, 2, 1)  # both sectors of the second hit; sector 0 reaches L2 once
 
 
 def test_a_store_after_the_first_left_the_path_does_not_join():
     f, t, m, joined = _run([[(7, 0b0001, 0, 0)], [(7, 0b0001, 1, 1)]], [0, 15])  # windows.cu: 15 cycles
-    assert joined == [0, 0]
+    assert joined == [False, False]
     assert (f, t, m) == (1, 1, 0)
 
 
 def test_other_lines_and_stores_of_several_lines_do_not_join():
     stores = [[(7, 0b1111, 0, 0)], [(8, 0b1111, 0, 0)], [(7, 0b1111, 1, 0), (9, 0b1111, 0, 0)]]
     f, t, m, joined = _run(stores, [0, 0, 1])
-    assert joined == [0, 0, 0]
+    assert joined == [False, False, False]
     assert (f, t, m) == (0, 0, 0)  # the two-line store keeps the walk's answer (here: busy misses)
 
 
 def test_a_chain_of_stores_to_one_sector_writes_it_once():
     # eight warps' one-word stores to one sector, each arriving while the first is still queued
     f, t, m, joined = _run([[(3, 0b0100, 0, 0)]] + [[(3, 0b0100, 1, 1)]] * 7, [0] * 8, write_cycles=2.0)
-    assert joined == [0] + [1] * 7
+    assert joined == [False] + [True] * 7
     assert (t, m) == (7, 7)
 
 
