@@ -879,44 +879,40 @@ def _build_shfl(ins, link, o: Operands):
     return f
 
 
+def _lane_members(mask, m: np.ndarray) -> np.ndarray:
+    """[k, 32, 32]: row l holds the active lanes that lane l's membermask names. Lanes may name
+    different groups in one instruction (a cooperative-groups tile of 16 passes 0x0000ffff in its
+    low lanes and 0xffff0000 in its high ones); each lane's result covers its own group only."""
+    mk = np.broadcast_to(np.asarray(mask).astype(np.uint64), m.shape)
+    named = ((mk[:, :, None] >> np.arange(32, dtype=np.uint64)) & np.uint64(1)).astype(bool)
+    return named & m[:, None, :]
+
+
+_LANE_WEIGHTS = np.uint64(1) << np.arange(32, dtype=np.uint64)
+
+
+def _lane_bits(rows: np.ndarray) -> np.ndarray:
+    """A [k, 32, 32] lane-set array as [k, 32] 32-bit masks."""
+    return (rows.astype(np.uint64) * _LANE_WEIGHTS).sum(axis=2).astype(np.uint32)
+
+
 def _build_vote(ins, link, o: Operands):
     mode = next(x for x in ins.mods if x in ("all", "any", "uni", "ballot"))
     ops = ins.operands
     src = o.src(ops[1], "pred")
     mm = _membermask(ins, o, 2)
-    weights = (np.uint64(1) << np.arange(32, dtype=np.uint64))
-    if mode == "ballot":
-        d = o.dst(ops[0], "b32")
-    else:
-        d = o.dst(ops[0], "pred")
+    d = o.dst(ops[0], "b32" if mode == "ballot" else "pred")
 
     def f(ctx, ws, m):
-        v = np.broadcast_to(src(ctx, ws), m.shape)
-        members = m & _mask_bits(mm(ctx, ws), m)
+        v = np.broadcast_to(src(ctx, ws), m.shape)[:, None, :]
+        members = _lane_members(mm(ctx, ws), m)
         if mode == "ballot":
-            bits = ((v & members).astype(np.uint64) * weights).sum(axis=1).astype(np.uint32)
-            d(ctx, ws, m, np.broadcast_to(bits[:, None], m.shape))
+            d(ctx, ws, m, _lane_bits(v & members))
             return
-        if mode == "all":
-            r = np.all(v | ~members, axis=1)
-        elif mode == "any":
-            r = np.any(v & members, axis=1)
-        else:
-            r = np.all(v | ~members, axis=1) | ~np.any(v & members, axis=1)
-        d(ctx, ws, m, np.broadcast_to(r[:, None], m.shape))
+        every = np.all(v | ~members, axis=2)
+        some = np.any(v & members, axis=2)
+        d(ctx, ws, m, every if mode == "all" else some if mode == "any" else every | ~some)
     return f
-
-
-def _mask_bits(mask, m: np.ndarray) -> np.ndarray:
-    """[k, 32] lanes named by a membermask operand. A register operand holds one value per lane; the
-    value is read from the active lanes (an inactive lane's register may hold anything)."""
-    mk = np.asarray(mask).astype(np.uint64)
-    lanes = np.arange(32, dtype=np.uint64)
-    if mk.ndim == 0:
-        return np.broadcast_to(((mk >> lanes) & np.uint64(1)).astype(bool), m.shape)
-    mk = np.broadcast_to(mk, m.shape)
-    word = np.bitwise_or.reduce(np.where(m, mk, np.uint64(0)), axis=1)
-    return ((word[:, None] >> lanes) & np.uint64(1)).astype(bool)
 
 
 def _build_match(ins, link, o: Operands):
@@ -928,21 +924,19 @@ def _build_match(ins, link, o: Operands):
     p = o.dst(ops[1], "pred") if has_p else None
     rest = ops[2:] if has_p else ops[1:]
     a = o.raw_src(rest[0])
-    weights = (np.uint64(1) << np.arange(32, dtype=np.uint64))
+    mm = o.src(rest[1], "b32") if len(rest) > 1 else (lambda ctx, ws: np.uint32(0xFFFFFFFF))
 
     def f(ctx, ws, m):
         v = np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape)
-        same = (v[:, :, None] == v[:, None, :]) & m[:, None, :]
-        bits = (same.astype(np.uint64) * weights).sum(axis=2)
+        members = _lane_members(mm(ctx, ws), m)
+        same = (v[:, :, None] == v[:, None, :]) & members
         if mode == "any":
-            d(ctx, ws, m, bits.astype(np.uint32))
+            d(ctx, ws, m, _lane_bits(same))
             return
-        full = (m.astype(np.uint64) * weights).sum(axis=1)
-        allsame = np.all((bits == full[:, None]) | ~m, axis=1)  # compare the active lanes only
-        res = np.where(allsame[:, None], full[:, None], 0).astype(np.uint32)
-        d(ctx, ws, m, np.broadcast_to(res, m.shape))
+        allsame = np.all(same | ~members, axis=2)
+        d(ctx, ws, m, np.where(allsame, _lane_bits(members), np.uint32(0)))
         if p is not None:
-            p(ctx, ws, m, np.broadcast_to(allsame[:, None], m.shape))
+            p(ctx, ws, m, allsame)
     return f
 
 
@@ -951,21 +945,23 @@ def _build_redux(ins, link, o: Operands):
     t = _type_of(ins.mods, ins, link)
     d = o.dst(ins.operands[0], t)
     a = o.src(ins.operands[1], t)
+    mm = _membermask(ins, o, 2)
     npdt = TYPE_INFO[t][0]
 
     def f(ctx, ws, m):
-        v = np.broadcast_to(np.asarray(a(ctx, ws), npdt), m.shape)
+        v = np.broadcast_to(np.asarray(a(ctx, ws), npdt), m.shape)[:, None, :]
+        members = _lane_members(mm(ctx, ws), m)
         if op == "add":
-            r = np.where(m, v, 0).astype(np.int64 if is_signed(t) else np.uint64).sum(axis=1).astype(npdt)
+            r = np.where(members, v, 0).astype(np.int64 if is_signed(t) else np.uint64).sum(axis=2).astype(npdt)
         elif op in ("min", "max"):
             info = np.iinfo(npdt)
             fill = info.max if op == "min" else info.min
-            r = (np.min if op == "min" else np.max)(np.where(m, v, fill), axis=1)
+            r = (np.min if op == "min" else np.max)(np.where(members, v, fill), axis=2)
         else:
             fill = npdt.type(-1) if op == "and" else npdt.type(0)
             fn = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[op]
-            r = fn.reduce(np.where(m, v, fill), axis=1)
-        d(ctx, ws, m, np.broadcast_to(np.asarray(r, npdt)[:, None], m.shape))
+            r = fn.reduce(np.where(members, v, fill), axis=2)
+        d(ctx, ws, m, np.asarray(r, npdt))
     return f
 
 

@@ -167,3 +167,59 @@ def test_shfl_ptx_predicate(mode, b, c):
                  "idx": (min_lane | (bval & ~seg), (min_lane | (bval & ~seg)) <= max_lane)}[mode]
         j = j if ok else lane
         assert tuple(got[lane]) == (10 * j, int(ok)), (mode, b, c, lane)
+
+
+GROUP_SRC = r'''
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void group_votes(const int* x, unsigned* out, int g) {
+    // lanes in groups of g, each passing its own group's membermask (as a cooperative-groups tile)
+    int t = threadIdx.x, n = blockDim.x, lane = t & 31;
+    unsigned mask = (g == 32 ? 0xffffffffu : ((1u << g) - 1u)) << (lane & ~(g - 1));
+    int v = x[t];
+    out[0 * n + t] = __ballot_sync(mask, v > 0);
+    out[1 * n + t] = __any_sync(mask, v > 100);
+    out[2 * n + t] = __all_sync(mask, v >= 0);
+    out[3 * n + t] = __match_any_sync(mask, v & 3);
+    int p; out[4 * n + t] = __match_all_sync(mask, v & 1, &p); out[5 * n + t] = p;
+    out[6 * n + t] = (unsigned)__reduce_add_sync(mask, v);
+    out[7 * n + t] = (unsigned)__reduce_min_sync(mask, v);
+    out[8 * n + t] = __reduce_xor_sync(mask, (unsigned)v);
+}
+extern "C" __global__ void tile16_sums(const int* x, int* out) {
+    cg::thread_block_tile<16> tile = cg::tiled_partition<16>(cg::this_thread_block());
+    out[threadIdx.x] = cg::reduce(tile, x[threadIdx.x], cg::plus<int>());
+}
+'''
+
+
+@pytest.mark.parametrize("g", [2, 8, 16, 32])
+def test_each_lane_votes_within_its_own_membermask(g):
+    """Lanes of one warp that pass different membermasks in one instruction (tiles of g) each get
+    their own group's ballot, vote, match and reduction: not the whole warp's."""
+    rng = np.random.default_rng(g)
+    x = rng.integers(-3, 110, 64).astype(np.int32)
+    x[32:48] = np.abs(x[32:48])  # some groups all >= 0
+    x[48:56] = 5                  # some groups all equal
+    out = sg.zeros(9 * 64, np.uint32)
+    sg.RawModule(code=GROUP_SRC).get_function("group_votes")((1,), (64,), (sg.asarray(x), out, np.int32(g)))
+    got = out.get().reshape(9, 64).astype(np.int64)
+    v = x.astype(np.int64)
+    for t in range(64):
+        lo = t - t % g
+        grp = np.arange(lo, lo + g)
+        bits = lambda b: int(sum(1 << (j % 32) for j in grp if b[j - lo]))  # noqa: E731
+        gv = v[grp]
+        allsame = bool(((gv & 1) == (v[t] & 1)).all())
+        want = [bits(gv > 0), int((gv > 100).any()), int((gv >= 0).all()), bits((gv & 3) == (v[t] & 3)),
+                bits(np.ones(g, bool)) if allsame else 0, int(allsame), int(gv.sum()) & 0xFFFFFFFF,
+                int(gv.min()) & 0xFFFFFFFF, int(np.bitwise_xor.reduce(gv & 0xFFFFFFFF))]
+        assert list(got[:, t]) == want, f"lane {t}, groups of {g}"
+
+
+def test_cooperative_groups_tile_reduce_sums_its_tile_only():
+    x = np.arange(64, dtype=np.int32) * 3 + 1
+    out = sg.zeros(64, np.int32)
+    sg.RawModule(code=GROUP_SRC).get_function("tile16_sums")((1,), (64,), (sg.asarray(x), out))
+    np.testing.assert_array_equal(out.get(), np.repeat(x.reshape(4, 16).sum(1), 16))
