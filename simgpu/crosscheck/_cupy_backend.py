@@ -14,7 +14,7 @@ from typing import Any
 
 import cupy
 
-from simgpu.frontend.nvrtc import PRELUDE, STD_INCLUDE_DIR
+from simgpu.frontend.nvrtc import nvcc_like_options
 
 
 @dataclass
@@ -59,8 +59,10 @@ class RawModule:
     """cupy.RawModule whose kernels record their launches in :data:`LAUNCHES`."""
 
     def __init__(self, code: str | None = None, *, options: tuple = (), **kwargs) -> None:
-        if code is not None:  # the standard headers and prelude simgpu's NVRTC has, so one source compiles on both
-            options = tuple(options) + (f"-I{STD_INCLUDE_DIR}", f"--pre-include={PRELUDE}")
+        if code is not None:  # the include path and prelude simgpu's NVRTC has, so one source compiles on both
+            # (CuPy's own path can miss headers a toolkit has: the CUDA 13 runtime wheel's mma.h
+            # includes crt/mma.h, which that wheel does not ship)
+            options = tuple(options) + nvcc_like_options()
         self._module = cupy.RawModule(code=code, options=tuple(options), **kwargs)
 
     def get_function(self, name: str) -> _Kernel:

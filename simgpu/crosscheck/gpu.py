@@ -38,6 +38,7 @@ from simgpu.crosscheck.ncu import (
     unknown_metrics_in_error,
 )
 from simgpu.crosscheck.sim import SHARED_DEFAULT_LIMIT, LaunchRecord, SideRun
+from simgpu.frontend.nvrtc import nvcc_like_options
 
 BACKEND_ENV = "SIMGPU_PROGRAMS_BACKEND"
 SHIM = "simgpu.crosscheck._cupy_backend"
@@ -193,7 +194,9 @@ def launch_real(case: Case) -> tuple[list[Any], dict[str, np.ndarray], SideRun]:
         side = SideRun([LaunchRecord(r.name, _dim3(r.grid), _dim3(r.block)) for r in launches], outputs,
                        {k: np.asarray(v) for k, v in result.expected.items()}, result.rtol, result.atol)
         return launches, outputs, side
-    kernel = cupy.RawModule(code=case.source, options=tuple(case.options)).get_function(case.kernel)
+    # the include path and prelude the simulated side compiled with, so one source builds on both
+    options = tuple(case.options) + nvcc_like_options()
+    kernel = cupy.RawModule(code=case.source, options=options).get_function(case.kernel)
     if case.shared_mem > SHARED_DEFAULT_LIMIT:
         kernel.max_dynamic_shared_size_bytes = int(case.shared_mem)
     dargs = tuple(cupy.asarray(a) if isinstance(a, np.ndarray) else a for a in case.args)
