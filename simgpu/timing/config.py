@@ -195,16 +195,20 @@ class TimingConfig:
     # same address: one per 1/1.343 ns (atomic_global_same_address_ptx_red_per_ns)
     same_address_atomics_per_ns: float = 1.343
     # The L2's line units (memory/line_units.py, benchmarks/microbench/l2_atomics): a warp's atomic
-    # request to a line holds one of l2_line_units units (by a hash of the line) for its sector passes,
+    # request to a line holds one of l2_line_units units (replay.line_unit) for its sector passes,
     # 1 / same_address_atomics_per_ns each. 32 distinct words of a line (4 passes) over many lines
     # ran at 521.9 per ns (atomic_global_distinct_addresses_per_ns): 521.9 x 4 / 32 / 1.343 = 49
     # units; one lane a line over 4,096 lines at 72.1 per ns (l2_atomics hist.py; 49 units: 65.8).
     # Lines whose addresses differ only in bits 7 and 9 share a unit (l2_atomics spacing.py: two
-    # bins 128 or 512 B apart run as one, 256 B or 1 KB ... 64 MB apart twice as fast), so the
-    # replay hashes the line without them. A global store takes a pass on the unit of each line it
-    # leaves partly written (benchmarks/microbench/l2_writes partial.py: one word per line onto many
-    # lines ran at 65.9-67.1 per ns, 49 units x 1.343 = 65.8). 0 units: off (only the device-wide
-    # atomics_per_ns, and same-address lanes of one warp in its latency).
+    # bins 128 or 512 B apart run as one, 256 B or 1 KB ... 64 MB apart twice as fast); the groups
+    # of lines that leaves take consecutive units (l2_atomics hist.py, 4M keys, 9 bin layouts: mean
+    # |log(simgpu / H200)| 0.31 with a multiplicative hash of the group, 0.23 so; the hash put the 64
+    # groups of 4,096 double bins on 25 units, 4 on the busiest; not reproduced: 8 bins 4 KB apart
+    # ran on 4 units, 64 KB apart on ~6, where consecutive units give 8). A global store takes a
+    # pass on the unit of each line it leaves partly written (benchmarks/microbench/l2_writes
+    # partial.py: one word per line onto many lines ran at 65.9-67.1 per ns, 49 units x 1.343 =
+    # 65.8). 0 units: off (only the device-wide atomics_per_ns, and same-address lanes of one warp in
+    # its latency).
     l2_line_units: int = 49
 
     # ---------------------------------------------------------------- loaded latency

@@ -211,14 +211,21 @@ def _lines_sent(q_cal, q_tot, q_head, sm, done, n):
 
 
 @njit(cache=True, inline="always")
+def line_unit(line, n_units):
+    """The L2 atomic unit of a 128-byte line: lines whose addresses differ only in bits 7 and 9 share
+    one (their group), and consecutive groups take consecutive units, so a histogram's contiguous
+    bins spread over as many units as they have groups (config l2_line_units)."""
+    group = ((line >> np.int64(3)) << np.int64(1)) | ((line >> np.int64(1)) & np.int64(1))
+    return group % n_units
+
+
+@njit(cache=True, inline="always")
 def _line_units(u_off, u_line, u_cyc, n_units, unit_free, mr, st):
     """Memory row mr's requests to the L2's line units (memory/line_units.py), made at cycle st: each
-    queues on its line's unit (lines whose addresses differ only in bits 7 and 9 share one) for its
-    cycles; returns when the last is done (st if none)."""
+    queues on its line's unit (line_unit) for its cycles; returns when the last is done (st if none)."""
     fin = st
     for i in range(u_off[mr], u_off[mr + 1]):
-        h = ((u_line[i] & ~np.int64(5)) * np.int64(0x9E3779B97F4A7C15)) >> np.int64(32)
-        u = (h & np.int64(0x7FFFFFFF)) % n_units
+        u = line_unit(u_line[i], n_units)
         tu = unit_free[u] if unit_free[u] > st else st
         unit_free[u] = tu + u_cyc[i]
         if unit_free[u] > fin:
@@ -249,8 +256,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
     back = np.zeros(n_lines, np.int64)
     lats = (l2_near, l2_far, dram_near, dram_far)
     # the L2's line units (memory/line_units.py): row r's (line, cycles) requests are
-    # unit_line / unit_cyc[unit_off[r]:unit_off[r + 1]]; a line's unit is a hash of its address
-    # without bits 7 and 9 (config l2_line_units)
+    # unit_line / unit_cyc[unit_off[r]:unit_off[r + 1]]; a line's unit is line_unit's
     unit_off, unit_line, unit_cyc, n_units = units
     unit_free = np.zeros(max(1, n_units), np.float64)
     # stores that meet on their CTA's write path (store_lines.py): per store row its (line, info)

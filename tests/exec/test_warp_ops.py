@@ -209,7 +209,9 @@ def test_each_lane_votes_within_its_own_membermask(g):
     for t in range(64):
         lo = t - t % g
         grp = np.arange(lo, lo + g)
-        bits = lambda b: int(sum(1 << (j % 32) for j in grp if b[j - lo]))  # noqa: E731
+
+        def bits(b, grp=grp, lo=lo):
+            return int(sum(1 << (j % 32) for j in grp if b[j - lo]))
         gv = v[grp]
         allsame = bool(((gv & 1) == (v[t] & 1)).all())
         want = [bits(gv > 0), int((gv > 100).any()), int((gv >= 0).all()), bits((gv & 3) == (v[t] & 3)),

@@ -90,3 +90,38 @@ def test_one_word_stores_queue_on_the_line_units():
     assert fast == _scatter_cycles(perm, "reference") == _scatter_cycles(perm, "fast", pad=999)
     assert fast >= (1 << 16) * step / cfg.l2_line_units
     assert _scatter_cycles(np.arange(1 << 16, dtype=np.int32), "fast") < fast / 2  # whole lines: no passes
+
+
+def test_contiguous_line_groups_take_distinct_units():
+    """Groups of lines (lines apart only in address bits 7 and 9) that follow each other take
+    consecutive units: up to l2_line_units contiguous groups never share one, as a histogram's bins
+    on the H200 (l2_atomics hist.py: 65,536 packed bins ran at 65.9 per ns, 49 units 65.8), where a
+    multiplicative hash had put 64 groups on 25 units."""
+    from simgpu.timing.replay import line_unit
+
+    n = timing_config.default_config().l2_line_units
+    base = (1 << 30) // 128 + 12_345
+    lines = np.arange(base, base + 4 * n, dtype=np.int64)
+    units = np.array([line_unit(x, np.int64(n)) for x in lines])
+    groups = ((lines >> 3) << 1) | ((lines >> 1) & 1)
+    for g in np.unique(groups):  # a group's lines share its unit
+        assert len(set(units[groups == g])) == 1
+    first = {int(g): int(u) for g, u in zip(groups, units)}
+    assert len(set(first.values())) == n  # 4n lines = n groups on n units
+
+
+def test_double_reds_onto_contiguous_bins_spread_over_the_units():
+    """2M double-precision atomicAdds onto 4,096 contiguous bins (256 lines, 64 groups): about two
+    groups a unit, as validation/typical7's red_double_bins (H200 56.7 us; 98.6 when a hash put four
+    groups on the busiest unit)."""
+    src = r'''extern "C" __global__ void rd(const int* bin, double* out, int n)
+    { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) atomicAdd(&out[bin[i]], 1.0); }'''
+    n = 1 << 21
+    b = np.random.default_rng(7).integers(0, 4096, n, dtype=np.int32)
+    out = sg.zeros(4096, np.float64)
+    rep = sg.RawModule(code=src).get_function("rd")((n // 256,), (256,), (sg.asarray(b), out, np.int32(n)))
+    np.testing.assert_array_equal(out.get(), np.bincount(b, minlength=4096))
+    cfg = timing_config.default_config()
+    step_ns = 1.0 / cfg.same_address_atomics_per_ns
+    per_group = n / 64 * step_ns  # each group's passes, one after another on its unit
+    assert 2 * per_group <= rep.timing.time_ns <= 2.6 * per_group, (rep.timing.time_ns, per_group)
