@@ -58,3 +58,25 @@ def test_registers_without_percent_in_a_nested_scope():
     out = sg.zeros(1, dtype=np.uint32)
     sg.RawModule(ptx=ptx).get_function("k")((1,), (1,), (out,), timing=False)
     assert out.get()[0] == 0x3C003C00  # two halves of 1.0
+
+
+HSQRT = r"""
+#include <cuda_fp16.h>
+extern "C" __global__ void half_sqrt(const float* x, float* y, int n)
+{   // hsqrt's inline asm declares `{.reg.b32 f; .reg.b16 r; ...}`: no space after .reg
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = __half2float(hsqrt(__float2half(x[i])));
+}
+"""
+
+
+def test_glued_register_declarations_parse():
+    text = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n{.reg.b32 f;\n.reg.pred p;\n" \
+           "mov.b32 f, 1;\nsetp.eq.u32 p, f, 1;\n}\nret;\n}\n"
+    fn = parse_ptx(text).functions["k"]
+    assert {"b32", "pred"} <= set(fn.registers.values())
+    x = np.linspace(0.0, 9.0, 64, dtype=np.float32)
+    y = sg.zeros(64, np.float32)
+    sg.RawModule(code=HSQRT).get_function("half_sqrt")((1,), (64,), (sg.asarray(x), y, np.int32(64)))
+    want = np.sqrt(x.astype(np.float16).astype(np.float32)).astype(np.float16).astype(np.float32)
+    np.testing.assert_allclose(y.get(), want, rtol=1e-3)

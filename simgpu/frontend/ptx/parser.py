@@ -57,6 +57,8 @@ _TYPE_SIZES = {
 }
 
 _SPACES = {".reg", ".shared", ".global", ".const", ".local", ".param", ".tex", ".sreg"}
+# a declaration's state space glued to what follows it (`.reg.b32`, `.shared.align`): split apart
+_GLUED_DECL = re.compile(r"^\.(?:reg|shared|global|const|local|param)(?:\.[A-Za-z_]\w*)+$")
 
 
 class _Tok:
@@ -84,6 +86,9 @@ def _tokenize(text: str) -> list[_Tok]:
             line += 1
         elif kind == "bcomment":
             line += s.count("\n")
+        elif kind == "ident" and _GLUED_DECL.match(s):
+            # `.reg.b32 f;` (CUDA's cuda_bf16.h inline asm) is `.reg .b32 f;` written without the space
+            toks.extend(_Tok(kind, "." + part, line) for part in s[1:].split("."))
         elif kind not in ("ws", "lcomment"):
             toks.append(_Tok(kind, s, line))
         pos = m.end()
