@@ -151,9 +151,36 @@ def _rounding(mods) -> str:
 
 
 # --------------------------------------------------------------------------- arithmetic builders
+def _build_packed_int16(ins, link, o: Operands, signed: bool):
+    """add / sub / min / max on .u16x2 / .s16x2 (sm_90: what CUDA's __vadd2, __vmaxs2 ... compile to):
+    the two half-words of a and b side by side, add and sub wrapping, min / max (.relu: at least 0)."""
+    op = ins.opcode
+    if op not in ("add", "sub", "min", "max"):
+        raise link.error(f"'{ins.full_opcode}' is not supported on packed 16-bit integers", ins)
+    a, b = o.src(ins.operands[1], "u32"), o.src(ins.operands[2], "u32")
+    d = o.dst(ins.operands[0], "u32")
+    relu = "relu" in ins.mods
+    shifts = np.array([0, 16], np.int64)
+    fn = {"add": np.add, "sub": np.subtract, "min": np.minimum, "max": np.maximum}[op]
+
+    def halves(v):
+        x = (np.asarray(v).astype(np.int64)[..., None] >> shifts) & 0xFFFF
+        return np.where(x >= 0x8000, x - 0x10000, x) if signed else x
+
+    def f(ctx, ws, m):
+        r = fn(halves(a(ctx, ws)), halves(b(ctx, ws)))
+        if relu:
+            r = np.maximum(r, 0)
+        out = ((r & 0xFFFF) << shifts).sum(axis=-1)
+        d(ctx, ws, m, np.broadcast_to(out.astype(np.uint32), m.shape))
+    return f
+
+
 def _build_binary(ins, link, o: Operands):
     op = ins.opcode
     mods = ins.mods
+    if "u16x2" in mods or "s16x2" in mods:
+        return _build_packed_int16(ins, link, o, "s16x2" in mods)
     t = _type_of(mods, ins, link)
     if t in ("f16x2", "bf16x2") or (t == "bf16" and op in ("add", "sub", "mul", "min", "max")):
         return _build_packed_half(ins, link, o, t)
@@ -965,6 +992,56 @@ def _build_redux(ins, link, o: Operands):
     return f
 
 
+_VIDEO_OPS = {"vadd": np.add, "vsub": np.subtract, "vmin": np.minimum, "vmax": np.maximum,
+              "vabsdiff": lambda a, b: np.abs(a - b), "vavrg": lambda a, b: (a + b + 1) >> 1}
+_VIDEO_CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
+              "ge": np.greater_equal}
+
+
+def _build_simd_video(ins, link, o: Operands):
+    """PTX's SIMD video instructions (vadd4 ... vabsdiff4, vset4, and their 2-way forms), which CUDA's
+    __vabsdiffu4 / __vsadu4 compile to: per byte (per half-word) the operation on a's and b's lanes,
+    saturated with .sat, then merged into c (default mask: every lane) or, with .add, summed onto c.
+    The operand selectors and masks other than the defaults are not supported."""
+    lanes = 4 if ins.opcode.endswith("4") else 2
+    name = ins.opcode[:-1]
+    bits = 32 // lanes
+    ops = ins.operands
+    if any("." in getattr(x, "name", "") for x in ops):
+        raise link.error(f"'{ins.opcode}' with byte or half-word selectors or a mask is not supported", ins)
+    types = [m for m in ins.mods if m in ("u32", "s32")]
+    a_signed = types[-2] == "s32" if len(types) >= 2 else False
+    b_signed = types[-1] == "s32" if types else False
+    d_signed = types[0] == "s32" and name != "vset"
+    if name == "vset":
+        cmp = _VIDEO_CMP[next(m for m in ins.mods if m in _VIDEO_CMP)]
+    else:
+        fn = _VIDEO_OPS[name]
+    sat, acc = "sat" in ins.mods, "add" in ins.mods
+    d = o.dst(ops[0], "u32")
+    a, b, c = (o.src(x, "u32") for x in ops[1:4])
+    shifts = np.arange(lanes, dtype=np.int64) * bits
+    lane_mask = (1 << bits) - 1
+
+    def split(v, signed):
+        x = (np.asarray(v).astype(np.int64)[..., None] >> shifts) & lane_mask
+        return np.where(x >= 1 << (bits - 1), x - (1 << bits), x) if signed else x
+
+    def f(ctx, ws, m):
+        va, vb = split(a(ctx, ws), a_signed), split(b(ctx, ws), b_signed)
+        cv = np.asarray(c(ctx, ws)).astype(np.int64)
+        r = cmp(va, vb).astype(np.int64) if name == "vset" else fn(va, vb)
+        if sat:
+            lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if d_signed else (0, lane_mask)
+            r = np.clip(r, lo, hi)
+        if acc:
+            out = cv + r.sum(axis=-1)
+        else:
+            out = ((r & lane_mask) << shifts).sum(axis=-1)
+        d(ctx, ws, m, np.broadcast_to((out & 0xFFFFFFFF).astype(np.uint32), m.shape))
+    return f
+
+
 def _build_activemask(ins, link, o: Operands):
     d = o.dst(ins.operands[0], "b32")
     weights = (np.uint64(1) << np.arange(32, dtype=np.uint64))
@@ -1046,6 +1123,8 @@ BUILDERS.update({
     "cvt": _build_cvt, "cvta": _build_cvta, "ld": _build_ld_st, "ldu": _build_ld_st, "st": _build_ld_st,
     "atom": _build_atom, "red": _build_atom, "shfl": _build_shfl, "vote": _build_vote, "match": _build_match,
     "redux": _build_redux, "activemask": _build_activemask, "isspacep": _build_isspacep,
+    **{f"{v}{n}": _build_simd_video for v in ("vadd", "vsub", "vmin", "vmax", "vabsdiff", "vavrg", "vset")
+       for n in (2, 4)},
     "wmma": wmma.build,  # wmma.load / wmma.store / wmma.mma (exec/wmma.py)
     "mma": mma.build_mma, "ldmatrix": mma.build_ldmatrix, "stmatrix": mma.build_stmatrix,  # exec/mma.py
 })

@@ -46,7 +46,8 @@ _INT_OPS = {"add", "sub", "and", "or", "xor", "not", "shl", "shr", "min", "max",
             "cnot", "lop3", "bfe", "bfi", "prmt", "popc", "clz", "brev", "bfind", "neg", "abs", "slct", "shf",
             "vote", "activemask", "addc", "subc", "fns", "sad", "dp4a", "dp2a", "nanosleep", "membar", "fence",
             "isspacep", "match", "elect", "szext", "bmsk", "getctarank", "mapa", "cvta", "discard",
-            "prefetch", "prefetchu", "applypriority", "createpolicy"}
+            "prefetch", "prefetchu", "applypriority", "createpolicy",
+            *(f"{v}{n}" for v in ("vadd", "vsub", "vmin", "vmax", "vabsdiff", "vavrg", "vset") for n in (2, 4))}
 _MUFU_OPS = {"ex2", "lg2", "rsqrt", "sqrt", "rcp", "tanh", "sin", "cos", "div"}
 _FOLDED_SPECIALS = ("%ctaid", "%ntid", "%nctaid", "%nsmid", "%gridid")
 
