@@ -830,7 +830,7 @@ def _build_atom(ins, link, o: Operands):
     if op is None:
         raise o.error(f"{ins.full_opcode}: unknown atomic operation")
     t = _type_of(mods, ins, link)
-    if t.startswith("b") and op in ("add", "min", "max"):
+    if t.startswith("b") and op in ("add", "min", "max") and t not in ("bf16", "bf16x2"):
         t = "u" + t[1:]
     ops = ins.operands
     if is_red:

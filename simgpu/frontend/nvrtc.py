@@ -127,9 +127,10 @@ PRELUDE = "simgpu_prelude.h"
 
 
 def nvcc_like_options() -> tuple[str, ...]:
-    """-I for the CUDA headers found and simgpu's standard headers, and the prelude: what NVRTC
-    needs to compile a kernel written for nvcc (also given to CuPy by the crosscheck)."""
-    return tuple(f"-I{d}" for d in default_include_dirs()) + (f"--pre-include={PRELUDE}",)
+    """-I for the CUDA headers found and simgpu's standard headers, the prelude, and __int128: what
+    NVRTC needs to compile a kernel written for nvcc (also given to CuPy by the crosscheck)."""
+    # nvcc takes __int128 in device code on Linux; NVRTC only with --device-int128 (since 11.5)
+    return tuple(f"-I{d}" for d in default_include_dirs()) + (f"--pre-include={PRELUDE}", "--device-int128")
 
 
 def _with_includes(opts: tuple[str, ...]) -> tuple[str, ...]:

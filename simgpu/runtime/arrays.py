@@ -158,6 +158,13 @@ class DeviceArray:
             return self._view((stop - start,) + self.shape[1:], self.dtype, start * row)
         raise TypeError("simgpu device arrays support only contiguous slices a[i:j]; copy to the host with .get()")
 
+    def __setitem__(self, key, value) -> None:
+        """Write elements in place, as CuPy's `a[key] = value` (any NumPy index; a value on the device
+        or the host, broadcast as NumPy would)."""
+        if isinstance(value, DeviceArray):
+            value = value.get()
+        self._host_view()[key] = value
+
     def __array__(self, dtype=None, copy=None):
         raise TypeError("implicit conversion of a simgpu device array to NumPy is not allowed; use .get() "
                         "(as with CuPy)")

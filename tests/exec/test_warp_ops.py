@@ -225,3 +225,28 @@ def test_cooperative_groups_tile_reduce_sums_its_tile_only():
     out = sg.zeros(64, np.int32)
     sg.RawModule(code=GROUP_SRC).get_function("tile16_sums")((1,), (64,), (sg.asarray(x), out))
     np.testing.assert_array_equal(out.get(), np.repeat(x.reshape(4, 16).sum(1), 16))
+
+
+ATOMIC_TYPES_SRC = r'''
+#include <cuda_bf16.h>
+extern "C" __global__ void bf16_atomics(__nv_bfloat162* p2, __nv_bfloat16* p1, long long* out)
+{
+    atomicAdd(p2, __floats2bfloat162_rn(1.0f, 2.0f));
+    atomicAdd(p1, __float2bfloat16(0.5f));
+    __int128 big = (__int128)(threadIdx.x + 1) * (__int128)0x100000001LL * (__int128)0x7fffffffLL;
+    out[threadIdx.x] = (long long)(big >> 17);   // __int128 in device code, as nvcc takes it
+}
+'''
+
+
+def test_bf16_atomics_and_int128():
+    """atom.add.noftz.bf16x2 / .bf16 once failed to decode ('uf16x2'); __int128 needs NVRTC's
+    --device-int128, which nvcc does not."""
+    p2, p1 = sg.zeros(1, np.uint32), sg.zeros(1, np.uint16)
+    out = sg.zeros(64, np.int64)
+    sg.RawModule(code=ATOMIC_TYPES_SRC).get_function("bf16_atomics")((1,), (64,), (p2, p1, out))
+    bf = lambda bits: (np.asarray(bits, np.uint32) << 16).view(np.float32)  # noqa: E731
+    lo, hi = p2.get().view(np.uint16)
+    assert (bf(lo), bf(hi), bf(p1.get()[0])) == (64.0, 128.0, 32.0)
+    want = [((((t + 1) * 0x100000001 * 0x7FFFFFFF) >> 17) + 2**63) % 2**64 - 2**63 for t in range(64)]
+    np.testing.assert_array_equal(out.get(), np.array(want, np.int64))

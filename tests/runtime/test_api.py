@@ -173,3 +173,14 @@ def test_static_shared_memory_over_48k_is_refused():
     k = sg.RawModule(code=src).get_function("big")
     with pytest.raises(sg.LaunchError, match="static __shared__"):
         k((1,), (32,), (sg.zeros(32),))
+
+
+def test_device_arrays_take_item_assignment_as_cupy():
+    a = sg.zeros((4, 3), np.float32)
+    a[1] = 5.0
+    a[2, 1:] = np.array([7.0, 8.0], np.float32)
+    a[3:] = sg.asarray(np.full((1, 3), 2.0, np.float32))
+    a[0:1][0, 0] = -1.0  # through a view: the same device memory
+    want = np.zeros((4, 3), np.float32)
+    want[1], want[2, 1:], want[3], want[0, 0] = 5.0, [7.0, 8.0], 2.0, -1.0
+    np.testing.assert_array_equal(a.get(), want)
