@@ -9,7 +9,7 @@ reused by later allocations (exec/memory.py GlobalHeap).
 from __future__ import annotations
 
 import weakref
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -18,9 +18,14 @@ from simgpu.runtime.device import current_device, current_gpu
 
 @dataclass(frozen=True)
 class MemoryPointer:
-    """CuPy's `arr.data`: the device address (`ptr`) of the first element."""
+    """CuPy's `arr.data`: the device address (`ptr`) of the first element, and the array it points
+    into (so `ndarray(shape, dtype, memptr)` can view that memory, as CuPy's does)."""
 
     ptr: int
+    array: DeviceArray | None = field(default=None, compare=False, repr=False)
+
+    def __add__(self, nbytes: int) -> MemoryPointer:
+        return MemoryPointer(self.ptr + int(nbytes), self.array)
 
 
 class _Allocation:
@@ -36,12 +41,22 @@ class _Allocation:
 class DeviceArray:
     """An n-dimensional array in simulated device memory (C order)."""
 
-    def __init__(self, shape, dtype=np.float32, *, _buffer: np.ndarray | None = None, _ptr: int | None = None,
-                 _offset: int = 0, _owner: _Allocation | None = None) -> None:
+    def __init__(self, shape, dtype=np.float32, memptr: MemoryPointer | DeviceArray | None = None, *,
+                 _buffer: np.ndarray | None = None, _ptr: int | None = None, _offset: int = 0,
+                 _owner: _Allocation | None = None) -> None:
         self.shape = tuple(int(s) for s in (shape if isinstance(shape, (tuple, list)) else (shape,)))
         self.dtype = np.dtype(dtype)
         if any(s < 0 for s in self.shape):
             raise ValueError(f"negative dimensions are not allowed: {self.shape}")
+        if memptr is not None:  # CuPy's ndarray(shape, dtype, memptr): a view of existing device memory
+            base = memptr if isinstance(memptr, DeviceArray) else memptr.array
+            if base is None:
+                raise TypeError("memptr must come from a simgpu array (arr.data) or RawModule.get_global")
+            offset = (memptr.ptr - base.data.ptr) if isinstance(memptr, MemoryPointer) else 0
+            if offset < 0 or offset + self.nbytes > base.nbytes:
+                raise ValueError(f"an array of {self.nbytes} bytes does not fit in the {base.nbytes - offset} "
+                                 f"bytes at memptr 0x{base.data.ptr + offset:x}")
+            _buffer, _ptr, _offset, _owner = base._buffer, base._ptr, base._offset + offset, base._owner
         if _buffer is None:
             heap = current_device().heap
             gpu = current_gpu()
@@ -71,7 +86,7 @@ class DeviceArray:
 
     @property
     def data(self) -> MemoryPointer:
-        return MemoryPointer(self._ptr + self._offset)
+        return MemoryPointer(self._ptr + self._offset, self)
 
     @property
     def ptr(self) -> int:

@@ -184,3 +184,20 @@ def test_device_arrays_take_item_assignment_as_cupy():
     want = np.zeros((4, 3), np.float32)
     want[1], want[2, 1:], want[3], want[0, 0] = 5.0, [7.0, 8.0], 2.0, -1.0
     np.testing.assert_array_equal(a.get(), want)
+
+
+def test_ndarray_over_a_memptr_as_cupy():
+    """cupy.ndarray(shape, dtype, memptr): the idiom for filling a __constant__ array from the host."""
+    mod = sg.RawModule(code=r'''
+    __constant__ float coef[4];
+    extern "C" __global__ void scale(float* y) { y[threadIdx.x] = coef[threadIdx.x % 4] * threadIdx.x; }''')
+    sg.ndarray((4,), np.float32, mod.get_global("coef")).set(np.array([1, 2, 3, 4], np.float32))
+    y = sg.zeros(8, np.float32)
+    mod.get_function("scale")((1,), (8,), (y,))
+    np.testing.assert_array_equal(y.get(), np.array([1, 2, 3, 4] * 2, np.float32) * np.arange(8))
+    a = sg.asarray(np.arange(6, dtype=np.int32))
+    tail = sg.ndarray((2,), np.int32, a.data + 16)  # a view four elements in
+    tail[...] = [40, 50]
+    np.testing.assert_array_equal(a.get(), [0, 1, 2, 3, 40, 50])
+    with pytest.raises(ValueError, match="does not fit"):
+        sg.ndarray((3,), np.int32, a.data + 16)
