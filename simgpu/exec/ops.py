@@ -151,6 +151,19 @@ def _rounding(mods) -> str:
 
 
 # --------------------------------------------------------------------------- arithmetic builders
+def _split_lanes(v, bits: int, signed: bool) -> np.ndarray:
+    """32-bit words as their 32 / bits lanes (low lane first, last axis), sign-extended if signed."""
+    shifts = np.arange(32 // bits, dtype=np.int64) * bits
+    x = (np.asarray(v).astype(np.int64)[..., None] >> shifts) & ((1 << bits) - 1)
+    return np.where(x >= 1 << (bits - 1), x - (1 << bits), x) if signed else x
+
+
+def _join_lanes(r: np.ndarray, bits: int) -> np.ndarray:
+    """_split_lanes undone: each lane's low `bits` bits back into one 32-bit word."""
+    shifts = np.arange(r.shape[-1], dtype=np.int64) * bits
+    return ((r & ((1 << bits) - 1)) << shifts).sum(axis=-1).astype(np.uint32)
+
+
 def _build_packed_int16(ins, link, o: Operands, signed: bool):
     """add / sub / min / max on .u16x2 / .s16x2 (sm_90: what CUDA's __vadd2, __vmaxs2 ... compile to):
     the two half-words of a and b side by side, add and sub wrapping, min / max (.relu: at least 0)."""
@@ -160,19 +173,13 @@ def _build_packed_int16(ins, link, o: Operands, signed: bool):
     a, b = o.src(ins.operands[1], "u32"), o.src(ins.operands[2], "u32")
     d = o.dst(ins.operands[0], "u32")
     relu = "relu" in ins.mods
-    shifts = np.array([0, 16], np.int64)
     fn = {"add": np.add, "sub": np.subtract, "min": np.minimum, "max": np.maximum}[op]
 
-    def halves(v):
-        x = (np.asarray(v).astype(np.int64)[..., None] >> shifts) & 0xFFFF
-        return np.where(x >= 0x8000, x - 0x10000, x) if signed else x
-
     def f(ctx, ws, m):
-        r = fn(halves(a(ctx, ws)), halves(b(ctx, ws)))
+        r = fn(_split_lanes(a(ctx, ws), 16, signed), _split_lanes(b(ctx, ws), 16, signed))
         if relu:
             r = np.maximum(r, 0)
-        out = ((r & 0xFFFF) << shifts).sum(axis=-1)
-        d(ctx, ws, m, np.broadcast_to(out.astype(np.uint32), m.shape))
+        d(ctx, ws, m, np.broadcast_to(_join_lanes(r, 16), m.shape))
     return f
 
 
@@ -951,7 +958,7 @@ def _build_match(ins, link, o: Operands):
     p = o.dst(ops[1], "pred") if has_p else None
     rest = ops[2:] if has_p else ops[1:]
     a = o.raw_src(rest[0])
-    mm = o.src(rest[1], "b32") if len(rest) > 1 else (lambda ctx, ws: np.uint32(0xFFFFFFFF))
+    mm = _membermask(ins, o, 3 if has_p else 2)
 
     def f(ctx, ws, m):
         v = np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape)
@@ -992,6 +999,9 @@ def _build_redux(ins, link, o: Operands):
     return f
 
 
+# PTX's SIMD video opcodes (timing/isa.py counts them as integer ALU instructions)
+SIMD_VIDEO_OPCODES = tuple(f"{v}{n}" for v in ("vadd", "vsub", "vmin", "vmax", "vabsdiff", "vavrg", "vset")
+                           for n in (2, 4))
 _VIDEO_OPS = {"vadd": np.add, "vsub": np.subtract, "vmin": np.minimum, "vmax": np.maximum,
               "vabsdiff": lambda a, b: np.abs(a - b), "vavrg": lambda a, b: (a + b + 1) >> 1}
 _VIDEO_CMP = {"eq": np.equal, "ne": np.not_equal, "lt": np.less, "le": np.less_equal, "gt": np.greater,
@@ -1003,9 +1013,8 @@ def _build_simd_video(ins, link, o: Operands):
     __vabsdiffu4 / __vsadu4 compile to: per byte (per half-word) the operation on a's and b's lanes,
     saturated with .sat, then merged into c (default mask: every lane) or, with .add, summed onto c.
     The operand selectors and masks other than the defaults are not supported."""
-    lanes = 4 if ins.opcode.endswith("4") else 2
     name = ins.opcode[:-1]
-    bits = 32 // lanes
+    bits = 8 if ins.opcode.endswith("4") else 16
     ops = ins.operands
     if any("." in getattr(x, "name", "") for x in ops):
         raise link.error(f"'{ins.opcode}' with byte or half-word selectors or a mask is not supported", ins)
@@ -1020,25 +1029,18 @@ def _build_simd_video(ins, link, o: Operands):
     sat, acc = "sat" in ins.mods, "add" in ins.mods
     d = o.dst(ops[0], "u32")
     a, b, c = (o.src(x, "u32") for x in ops[1:4])
-    shifts = np.arange(lanes, dtype=np.int64) * bits
-    lane_mask = (1 << bits) - 1
-
-    def split(v, signed):
-        x = (np.asarray(v).astype(np.int64)[..., None] >> shifts) & lane_mask
-        return np.where(x >= 1 << (bits - 1), x - (1 << bits), x) if signed else x
 
     def f(ctx, ws, m):
-        va, vb = split(a(ctx, ws), a_signed), split(b(ctx, ws), b_signed)
-        cv = np.asarray(c(ctx, ws)).astype(np.int64)
+        va, vb = _split_lanes(a(ctx, ws), bits, a_signed), _split_lanes(b(ctx, ws), bits, b_signed)
         r = cmp(va, vb).astype(np.int64) if name == "vset" else fn(va, vb)
         if sat:
-            lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if d_signed else (0, lane_mask)
+            lo, hi = (-(1 << (bits - 1)), (1 << (bits - 1)) - 1) if d_signed else (0, (1 << bits) - 1)
             r = np.clip(r, lo, hi)
         if acc:
-            out = cv + r.sum(axis=-1)
+            out = ((np.asarray(c(ctx, ws)).astype(np.int64) + r.sum(axis=-1)) & 0xFFFFFFFF).astype(np.uint32)
         else:
-            out = ((r & lane_mask) << shifts).sum(axis=-1)
-        d(ctx, ws, m, np.broadcast_to((out & 0xFFFFFFFF).astype(np.uint32), m.shape))
+            out = _join_lanes(r, bits)
+        d(ctx, ws, m, np.broadcast_to(out, m.shape))
     return f
 
 
@@ -1123,8 +1125,7 @@ BUILDERS.update({
     "cvt": _build_cvt, "cvta": _build_cvta, "ld": _build_ld_st, "ldu": _build_ld_st, "st": _build_ld_st,
     "atom": _build_atom, "red": _build_atom, "shfl": _build_shfl, "vote": _build_vote, "match": _build_match,
     "redux": _build_redux, "activemask": _build_activemask, "isspacep": _build_isspacep,
-    **{f"{v}{n}": _build_simd_video for v in ("vadd", "vsub", "vmin", "vmax", "vabsdiff", "vavrg", "vset")
-       for n in (2, 4)},
+    **dict.fromkeys(SIMD_VIDEO_OPCODES, _build_simd_video),
     "wmma": wmma.build,  # wmma.load / wmma.store / wmma.mma (exec/wmma.py)
     "mma": mma.build_mma, "ldmatrix": mma.build_ldmatrix, "stmatrix": mma.build_stmatrix,  # exec/mma.py
 })

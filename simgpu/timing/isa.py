@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simgpu.exec import mma, wmma
+from simgpu.exec.ops import SIMD_VIDEO_OPCODES
 from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 from simgpu.timing.config import TimingConfig
@@ -46,8 +47,7 @@ _INT_OPS = {"add", "sub", "and", "or", "xor", "not", "shl", "shr", "min", "max",
             "cnot", "lop3", "bfe", "bfi", "prmt", "popc", "clz", "brev", "bfind", "neg", "abs", "slct", "shf",
             "vote", "activemask", "addc", "subc", "fns", "sad", "dp4a", "dp2a", "nanosleep", "membar", "fence",
             "isspacep", "match", "elect", "szext", "bmsk", "getctarank", "mapa", "cvta", "discard",
-            "prefetch", "prefetchu", "applypriority", "createpolicy",
-            *(f"{v}{n}" for v in ("vadd", "vsub", "vmin", "vmax", "vabsdiff", "vavrg", "vset") for n in (2, 4))}
+            "prefetch", "prefetchu", "applypriority", "createpolicy", *SIMD_VIDEO_OPCODES}
 _MUFU_OPS = {"ex2", "lg2", "rsqrt", "sqrt", "rcp", "tanh", "sin", "cos", "div"}
 _FOLDED_SPECIALS = ("%ctaid", "%ntid", "%nctaid", "%nsmid", "%gridid")
 
