@@ -5,6 +5,24 @@ SM j mod num_sms. Within a wave the scheduler picks the lowest PC among ready wa
 that instruction for every ready warp sitting at it, as one vectorised step: warps that run the
 same code stay together, which keeps NumPy busy and the Python overhead per warp small.
 
+Lowest-PC-first alone would starve a warp that waits for another warp's store while it spins in
+a loop at a lower PC (a decoupled look-back scan, a lock, an mbarrier wait): Volta and later
+guarantee such code forward progress. Two rules give it here, and leave ordinary kernels' order
+(and so every counter) as it was:
+
+* A spinning warp sleeps. Once some ready warp has waited `SPIN_CHECK_WAIT` steps, a warp that
+  branches back to a loop head compares its registers and mask with those it had the last time
+  it took that branch; unchanged, the iteration did nothing but wait for memory, so the warp is
+  not picked again until an instruction writes memory (a store, an atomic, a barrier arrival:
+  `LinkedKernel.writes_memory`) or no other warp is ready. It polls once per change, as a real
+  spinner polls once per memory round trip while the others run, instead of thousands of times.
+* When a ready warp has not issued for `STARVED_STEPS` steps (a spin whose registers change, e.g.
+  a back-off counter), the scheduler turns fair for `FAIR_STEPS` steps: it issues the group of
+  the longest-waiting ready warp first (ties: lowest PC).
+
+The calibration and validation kernels wait at most 3,315 steps (mandelbrot; ExecStats.longest_wait,
+`simgpu__scheduler_longest_wait_steps`) and no loop of theirs repeats its registers.
+
 SIMT: each warp has a current entry (pc, active mask, reconvergence pc) and a stack of saved
 entries. A divergent branch saves the reconvergence entry and the not-taken path and continues
 with the taken path; an entry is popped when its pc reaches its reconvergence pc (the branch's
@@ -24,6 +42,21 @@ from simgpu.errors import KernelRuntimeError
 from simgpu.exec.program import ALU, BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
 
 LANE_BITS = np.uint32(1) << np.arange(32, dtype=np.uint32)
+STARVED_STEPS = 20_000  # steps a ready warp may wait before the scheduler turns fair
+FAIR_STEPS = 20_000  # steps it then stays fair
+SPIN_CHECK_WAIT = 256  # a ready warp has waited this long: loop heads check for spinning warps
+# Scheduler state shared by both engines (one int64 array per wave, `Engine.sched`): the step, the
+# step the fair turn ends, fair turns, the longest wait, the two limits, the memory-write epoch
+# (sleeping warps wake when it moves), the longest wait at this step's pick, spin sleeps
+S_STEP, S_FAIR_UNTIL, S_FAIR_TURNS, S_LONGEST_WAIT, S_STARVED, S_FAIR, S_EPOCH, S_PICK_WAIT, S_SLEEPS = range(9)
+_MASK_MULT = np.uint64(0x9E3779B97F4A7C15)
+
+
+def spin_hash_multipliers(num_regs: int) -> np.ndarray:
+    """Fixed odd multipliers, one per register lane: a warp's state hash is sum(value * multiplier)
+    modulo 2**64 (both engines compute the same)."""
+    rng = np.random.default_rng(0x5EED)
+    return rng.integers(0, 2**63, size=(max(1, num_regs), 32), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
 FULL = np.uint32(0xFFFFFFFF)
 
 
@@ -53,6 +86,9 @@ class ExecStats:
     divergent_branches: int = 0
     branches: int = 0
     barriers: int = 0
+    longest_wait: int = 0  # the most steps a ready warp waited (lowest-PC-first keeps others waiting)
+    fair_turns: int = 0  # times the scheduler turned fair for a starved warp (module docstring)
+    spin_sleeps: int = 0  # times a warp was found spinning and put to sleep (module docstring)
 
 
 class Engine:
@@ -138,19 +174,55 @@ class Engine:
         self.bar_count = np.zeros(W, np.int64)  # the thread count a waiting warp asked for (0 = all)
         self.bar_pc = np.zeros(W, np.int64)
         self.bar_contrib = np.zeros(W, np.int64)  # bar.red contribution
+        self.bar_arrived = np.zeros((len(ctx.cta_ids), 16), np.int64)  # threads that did bar.arrive, per CTA
         self._full_bool = np.ones((W, 32), dtype=bool)
         self._ready = None  # warps that may issue; recomputed when a warp finishes or a barrier changes
+        self.waited = np.zeros(W, np.int64)  # steps since each warp last issued while it was ready
+        self.sched = np.array([0, 0, 0, 0, STARVED_STEPS, FAIR_STEPS, 0, 0, 0], np.int64)
+        self.spin_pc = np.full(W, -1, np.int64)  # the backward branch a warp last checked itself at
+        self.spin_hash = np.zeros(W, np.uint64)  # and its state hash there
+        self.sleep_epoch = np.full(W, -1, np.int64)  # asleep while this equals sched[S_EPOCH]
+        self.hash_mult = spin_hash_multipliers(self.lk.num_regs)
 
-    def next_step(self) -> tuple[int, np.ndarray] | None:
+    def _end_wave_stats(self) -> None:
+        st = self.stats
+        st.longest_wait = max(st.longest_wait, int(self.sched[S_LONGEST_WAIT]))
+        st.fair_turns += int(self.sched[S_FAIR_TURNS])
+        st.spin_sleeps += int(self.sched[S_SLEEPS])
+
+    def next_step(self, commit: bool = True) -> tuple[int, np.ndarray] | None:
         """The scheduler's pick: (lowest pc among ready warps, the ready warps at it); None when the
-        wave has finished. Releases barriers, or reports a deadlock, when no warp is ready."""
+        wave has finished. Releases barriers, or reports a deadlock, when no warp is ready. With
+        `commit`, the pick is a step: the waits of the warps left ready grow (module docstring)."""
         while True:
             ready = self._ready
             if ready is None:
                 ready = self._ready = ~self.done & (self.at_bar < 0)
             if ready.any():
-                p = int(self.pc[ready].min())
-                return p, np.flatnonzero(ready & (self.pc == p))
+                sched = self.sched
+                awake = ready & (self.sleep_epoch != sched[S_EPOCH])
+                if not awake.any():  # only sleepers left: they all poll again
+                    sched[S_EPOCH] += 1
+                    awake = ready
+                ready = awake
+                waited = self.waited[ready]
+                longest = int(waited.max())
+                step = sched[S_STEP]
+                if step >= sched[S_FAIR_UNTIL] and longest > sched[S_STARVED]:
+                    sched[S_FAIR_UNTIL] = step + sched[S_FAIR]
+                    sched[S_FAIR_TURNS] += 1
+                if step < sched[S_FAIR_UNTIL]:
+                    p = int(self.pc[ready][waited == longest].min())
+                else:
+                    p = int(self.pc[ready].min())
+                sel = np.flatnonzero(ready & (self.pc == p))
+                if commit:
+                    sched[S_PICK_WAIT] = longest
+                    sched[S_LONGEST_WAIT] = max(sched[S_LONGEST_WAIT], longest)
+                    sched[S_STEP] = step + 1
+                    self.waited[ready] += 1
+                    self.waited[sel] = 0
+                return p, sel
             if self.done.all():
                 return None
             self.release_barriers(np.unique(self.ctx.cta_of_warp[~self.done]))
@@ -164,6 +236,7 @@ class Engine:
             while True:
                 pick = self.next_step()
                 if pick is None:
+                    self._end_wave_stats()
                     break
                 self.issue(*pick)
                 yield pick
@@ -192,6 +265,8 @@ class Engine:
         stats.thread_inst_executed += n_threads
         stats.per_pc_warps[p] += k
         stats.per_pc_threads[p] += n_threads
+        if lk.writes_memory[p]:
+            self.sched[S_EPOCH] += 1  # sleeping spinners wake (module docstring)
         kind = lk.kinds[p]
         if kind == ALU:
             n_on = int(m.sum()) if g >= 0 else n_threads
@@ -280,6 +355,7 @@ class Engine:
         if not guarded:
             self.pc[sel] = tgt
             self.settle(sel)
+            self.check_spinning(p, sel)
             return
         taken = bool_to_mask(m)
         all_taken = taken == cur
@@ -299,6 +375,25 @@ class Engine:
             self.mask[div] = t
             self.rpc[div] = r
         self.settle(sel)
+        self.check_spinning(p, sel)
+
+    def check_spinning(self, p: int, sel: np.ndarray) -> None:
+        """Warps that branched back to the loop head at p's target with the registers and mask they
+        had the last time they did go to sleep (module docstring); only while some warp starves."""
+        tgt = self.lk.target[p]
+        sched = self.sched
+        if tgt > p or sched[S_PICK_WAIT] <= SPIN_CHECK_WAIT:
+            return
+        back = sel[self.pc[sel] == tgt]
+        if not len(back):
+            return
+        h = (self.ctx.regs[back] * self.hash_mult[None]).sum(axis=(1, 2), dtype=np.uint64) \
+            + self.mask[back].astype(np.uint64) * _MASK_MULT
+        same = (self.spin_pc[back] == p) & (self.spin_hash[back] == h)
+        self.sleep_epoch[back[same]] = sched[S_EPOCH]
+        sched[S_SLEEPS] += int(same.sum())
+        self.spin_pc[back] = p
+        self.spin_hash[back] = h
 
     def exit_lanes(self, p: int, sel: np.ndarray, bits: np.ndarray) -> None:
         self.exited[sel] |= bits
@@ -367,7 +462,11 @@ class Engine:
                if info.count is not None else np.zeros(len(sel), np.int64))
         self.advance(p, sel)
         if info.kind == "arrive":
-            return  # arrive-only: counted neither way here (producer/consumer barriers are not modelled)
+            # bar.arrive counts a whole warp (PTX ISA) and does not wait
+            np.add.at(self.bar_arrived, (ctx.cta_of_warp[sel], bid), 32)
+            self._ready = None
+            self.release_barriers(np.unique(ctx.cta_of_warp[sel]))
+            return
         if info.kind == "red":
             v = np.broadcast_to(info.red_src(ctx, ws), m.shape) & m
             self.bar_contrib[sel] = v.sum(axis=1) if info.red_op == "popc" else \
@@ -392,7 +491,10 @@ class Engine:
                 need = int(counts.max()) if counts.max() > 0 else None
                 arrived_threads = len(at) * 32
                 if need is not None:
-                    ok = arrived_threads >= need
+                    only_arrived = int(self.bar_arrived[c, bid])
+                    ok = arrived_threads + only_arrived >= need
+                    if ok:  # arrivals past the count belong to the barrier's next use
+                        self.bar_arrived[c, bid] = min(only_arrived, arrived_threads + only_arrived - need)
                 else:
                     ok = np.all((waiting == bid) | ~live)
                 if ok:

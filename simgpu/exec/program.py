@@ -8,6 +8,7 @@ and the layouts of shared, local, param and const space.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -29,6 +30,9 @@ class CallSite:
     callee_entry: int
     copy_in: list[tuple[int, int, int]]  # (caller param offset, callee param offset, bytes)
     copy_out: list[tuple[int, int, int]]  # (callee retval offset, caller param offset, bytes)
+
+
+_WRITE_OPCODES = frozenset({"st", "atom", "red", "cp", "mbarrier", "stmatrix", "sust", "sured", "multimem"})
 
 
 @dataclass
@@ -98,6 +102,15 @@ class LinkedKernel:
     @property
     def num_regs(self) -> int:
         return len(self.reg_names)
+
+    @cached_property
+    def writes_memory(self) -> np.ndarray:
+        """Per pc: the instruction may change memory or barrier state another warp polls (a store,
+        an atomic, an async copy, an mbarrier operation, a barrier arrival); it wakes the warps the
+        scheduler found spinning (core/engine.py)."""
+        return np.array([ins.opcode in _WRITE_OPCODES or (ins.opcode == "wmma" and "store" in ins.mods)
+                         or (ins.opcode in ("bar", "barrier") and "arrive" in ins.mods)
+                         for ins in self.instructions] or [False], bool)
 
     @property
     def shared_dynamic_base(self) -> int:

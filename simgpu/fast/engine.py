@@ -202,6 +202,8 @@ class FastEngine(Engine):
             while True:
                 code = K.run_wave(
                     lk.kinds, lk.guard_reg, lk.guard_neg, lk.target, lk.rpc, dk.nat, self._d, mem, self._heap, ctl,
+                    self.waited, self.sched, lk.writes_memory, self.spin_pc, self.spin_hash, self.sleep_epoch,
+                    self.hash_mult,
                     self.pc, self.mask, self.rpc, self.sp, self.st_pc, self.st_mask, self.st_rpc, self.exited,
                     self.done, self.at_bar, self.bar_count, self.bar_pc,
                     ctx.regs_by_reg, ctx.issued, ctx.smem, tid, ctaid, ctx.cta_of_warp, ctx.warp_in_cta, ctx.sm_of_warp,
@@ -216,8 +218,9 @@ class FastEngine(Engine):
                 self._ready = None
                 p, k = int(self._out[0]), int(self._out[1])
                 if code == K.R_NOREADY:
-                    if self.next_step() is None:
+                    if self.next_step(commit=False) is None:
                         self._flush(final=True)
+                        self._end_wave_stats()
                         break
                     continue
                 if code == K.R_TRACE_FULL:

@@ -1,7 +1,8 @@
 """The fast engine's inner loop: the reference engine's scheduler and SIMT stack, compiled by numba.
 
 `run_wave` repeats exactly what `core/engine.py` does per step — pick the lowest pc among the
-ready warps, issue it for every ready warp there, update the SIMT stack, barriers and counters,
+ready warps (or, while the scheduler is fair, the pc of the longest-waiting one), issue it for
+every ready warp there, update the SIMT stack, barriers and counters,
 append the step to the trace — but lane by lane in compiled code. It returns to Python (the
 driver in `fast/engine.py`) when:
 
@@ -30,6 +31,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from simgpu.core.engine import (
+    S_EPOCH,
+    S_FAIR,
+    S_FAIR_TURNS,
+    S_FAIR_UNTIL,
+    S_LONGEST_WAIT,
+    S_PICK_WAIT,
+    S_SLEEPS,
+    S_STARVED,
+    S_STEP,
+    SPIN_CHECK_WAIT,
+)
 from simgpu.exec.lanes import (
     compare_truth,
     fma_rn_f32,
@@ -104,6 +117,7 @@ C_INST, C_THREAD, C_PRED_ON, C_BRANCH, C_DIVERGENT, C_BARRIER = range(6)
 
 _U32 = np.uint64(0xFFFFFFFF)
 _NAN32 = np.uint64(0x7FFFFFFF)  # canonical binary32 NaN (exec/alu.canonical_nan_f32)
+_MASK_MULT = np.uint64(0x9E3779B97F4A7C15)  # core/engine._MASK_MULT
 
 
 @njit(cache=True)
@@ -915,7 +929,8 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
 
 
 @njit(cache=True)
-def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl,
+def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl, waited, sched,
+             writes_memory, spin_pc, spin_hash, sleep_epoch, hash_mult,
              pc, mask, rpc, sp, st_pc, st_mask, st_rpc, exited, done, at_bar, bar_count, bar_pc,
              regs, issued, smem, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
              cnt, per_pc_warps, per_pc_threads, trace_on, tr_pc, tr_cnt, tr_warps, tr_active, tr_n, uid_base,
@@ -937,25 +952,57 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
     big = np.int64(1) << np.int64(62)
     while True:
         p = big
+        longest = np.int64(-1)
+        epoch = sched[S_EPOCH]
+        n_ready = 0
         for w in range(W):
-            if not done[w] and at_bar[w] < 0 and pc[w] < p:
-                p = pc[w]
-        if p == big:
+            if not done[w] and at_bar[w] < 0:
+                n_ready += 1
+                if sleep_epoch[w] == epoch:
+                    continue
+                if pc[w] < p:
+                    p = pc[w]
+                if waited[w] > longest:
+                    longest = waited[w]
+        if n_ready == 0:
             return R_NOREADY
+        if p == big:  # only sleepers left: they all poll again (core/engine.next_step)
+            sched[S_EPOCH] += 1
+            continue
+        epoch = sched[S_EPOCH]
+        step = sched[S_STEP]  # core/engine.next_step: turn fair for a starved warp
+        if step >= sched[S_FAIR_UNTIL] and longest > sched[S_STARVED]:
+            sched[S_FAIR_UNTIL] = step + sched[S_FAIR]
+            sched[S_FAIR_TURNS] += 1
+        if step < sched[S_FAIR_UNTIL]:
+            p = big
+            for w in range(W):
+                if not done[w] and at_bar[w] < 0 and sleep_epoch[w] != epoch and waited[w] == longest and pc[w] < p:
+                    p = pc[w]
         k = 0
         for w in range(W):
-            if not done[w] and at_bar[w] < 0 and pc[w] == p:
+            if not done[w] and at_bar[w] < 0 and sleep_epoch[w] != epoch and pc[w] == p:
                 sel[k] = w
                 k += 1
         out[0] = p
         out[1] = k
         op = nat[p]
-        if op == N_NONE:
-            return R_FALLBACK
         if trace_on and (tr_n[0] + 1 > tr_pc.shape[0] or tr_n[1] + k > tr_warps.shape[0]
                          or ev_n[0] + 1 > ev_step.shape[0] or ev_n[1] + k > ev_uid.shape[0]
                          or ev_n[2] + 64 * k > ev_groups[1].shape[0]):
             return R_TRACE_FULL
+        # the pick is a step from here on (a fallback step is issued by the driver)
+        sched[S_PICK_WAIT] = longest
+        if longest > sched[S_LONGEST_WAIT]:
+            sched[S_LONGEST_WAIT] = longest
+        sched[S_STEP] = step + 1
+        for w in range(W):
+            if not done[w] and at_bar[w] < 0 and sleep_epoch[w] != epoch:
+                waited[w] += 1
+        for j in range(k):
+            waited[sel[j]] = 0
+        if op == N_NONE:
+            return R_FALLBACK
         g = guard_reg[p]
         n_threads = 0
         n_on = 0
@@ -983,6 +1030,8 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
                 if sp[sel[j]] + 2 > depth:
                     return R_FALLBACK  # the reference engine grows the stack
         # -- the step happens from here on
+        if writes_memory[p]:
+            sched[S_EPOCH] += 1  # sleeping spinners wake
         for j in range(k):
             issued[sel[j]] += 1
         if trace_on:
@@ -1066,6 +1115,21 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
             for j in range(k):
                 _settle(sel[j], pc, mask, rpc, sp, st_pc, st_mask, st_rpc, exited, done, at_bar, bar_count,
                         cta_of_warp, wpc)
+            if tgt <= p and sched[S_PICK_WAIT] > SPIN_CHECK_WAIT:  # core/engine.check_spinning
+                nregs = regs.shape[0]
+                for j in range(k):
+                    w = sel[j]
+                    if pc[w] != tgt:
+                        continue
+                    h = np.uint64(mask[w]) * _MASK_MULT
+                    for r in range(nregs):
+                        for lane in range(32):
+                            h += regs[r, w, lane] * hash_mult[r, lane]
+                    if spin_pc[w] == p and spin_hash[w] == h:
+                        sleep_epoch[w] = sched[S_EPOCH]
+                        sched[S_SLEEPS] += 1
+                    spin_pc[w] = p
+                    spin_hash[w] = h
         elif kind == EXIT_KIND:
             for j in range(k):
                 w = sel[j]

@@ -439,6 +439,12 @@ def _instruction_metrics(stats) -> dict[str, float]:
         "smsp__inst_executed_op_branch.sum": float(stats.branches),
         "smsp__inst_executed_op_barrier.sum": float(stats.barriers),
         "simgpu__divergent_branches.sum": float(stats.divergent_branches),
+        # the scheduler (core/engine.py): the longest any ready warp waited, in steps, and how often
+        # it turned fair for a starved one and put a spinning warp to sleep (spin loops; never in
+        # ordinary kernels)
+        "simgpu__scheduler_longest_wait_steps": float(stats.longest_wait),
+        "simgpu__scheduler_fair_turns": float(stats.fair_turns),
+        "simgpu__scheduler_spin_sleeps": float(stats.spin_sleeps),
     }
     for space in ("global", "shared", "local", "generic"):
         for op in ("ld", "st", "atom", "red"):
