@@ -100,7 +100,8 @@ class Engine:
                  grid: tuple[int, int, int], block: tuple[int, int, int], shared_bytes: int,
                  dynamic_shared: int, ctas_per_wave: int, num_sms: int, memsys=None,
                  progress: Callable[[int], None] | None = None, max_warps_per_wave: int = 8192,
-                 trace=None, fuse_vectors: bool = True, local_in_registers: bool = False) -> None:
+                 trace=None, fuse_vectors: bool = True, local_in_registers: bool = False,
+                 grid_workspace: int = 0) -> None:
         self.lk = lk
         self.heap = heap
         self.const_buf = const_buf
@@ -118,6 +119,7 @@ class Engine:
         self.trace = trace
         self.fuse_vectors = fuse_vectors
         self.local_in_registers = local_in_registers
+        self.grid_workspace = grid_workspace  # a cooperative launch's grid-sync words (runtime/launch.py)
         n = len(lk.instructions)
         self.stats = ExecStats(per_pc_warps=np.zeros(n, np.int64), per_pc_threads=np.zeros(n, np.int64))
         self.printed: list[str] = []  # device printf output, in execution order (exec/printf.py)
@@ -145,6 +147,7 @@ class Engine:
             ctx.class_counts = self.stats.by_class
             ctx.fuse_vectors = self.fuse_vectors
             ctx.local_in_registers = self.local_in_registers
+            ctx.grid_workspace = self.grid_workspace
             ctx.printf_sink = self.printed
             if self.trace is not None:
                 self.trace.add_wave(warp_uid, cta_ids[ctx.cta_of_warp], ctx.sm_of_warp)
@@ -291,7 +294,14 @@ class Engine:
             self.call(p, sel, ws, m)
         elif kind == TRAP:
             if m.any():
-                raise KernelRuntimeError(f"trap executed in {ctx.where(ws, m)}")
+                hint = ""
+                if not self.grid_workspace and any(ins.opcode == "mov" and any(
+                        str(getattr(o, "name", "")).startswith("%envreg") for o in ins.operands)
+                        for ins in lk.instructions):
+                    hint = (" (the kernel reads the grid-sync workspace, %envreg1/%envreg2, which is 0: "
+                            "cooperative groups' grid.sync() needs a cooperative launch, "
+                            "RawModule(..., enable_cooperative_groups=True) or launch(..., cooperative=True))")
+                raise KernelRuntimeError(f"trap executed in {ctx.where(ws, m)}{hint}")
             self.advance(p, sel)
 
     # ------------------------------------------------------------------------------- SIMT stack

@@ -146,6 +146,11 @@ class WaveContext:
             return np.uint64(self.shared_bytes)
         if base == "%gridid":
             return np.uint64(1)
+        if base.startswith("%envreg"):
+            # cooperative groups' grid.sync() finds its workspace at %envreg1 (high word) : %envreg2
+            # (low word); 0 outside a cooperative launch, where the kernel traps (as on a GPU)
+            ws_addr = int(getattr(self, "grid_workspace", 0))
+            return np.uint64({1: ws_addr >> 32, 2: ws_addr & 0xFFFFFFFF}.get(int(base[len("%envreg"):]), 0))
         if "cluster" in base:
             return self._cluster_special(base, comp, ws)
         raise KernelRuntimeError(f"special register {name} is not supported ({self.where()})")

@@ -225,7 +225,7 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                    warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
                    memory_counters: bool = True, trace: bool = False,
                    fuse_shared_loads: bool = True, timing: bool = True, scheduler: str = "gto",
-                   engine: str | None = None) -> PreparedLaunch:
+                   engine: str | None = None, cooperative: bool | None = None) -> PreparedLaunch:
     """Check a launch as CUDA would and build its engine; see `launch` for the arguments."""
     cfg = get_preset(gpu) if gpu is not None else current_gpu()
     lim = cfg.limits
@@ -271,6 +271,17 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                           f"{threads} threads x {regs} registers, {total_shared} B shared memory)")
     kparams = pack_arguments(lk, args)
     dev = current_device()
+    n_ctas = g[0] * g[1] * g[2]
+    if cooperative is None:
+        cooperative = bool(getattr(kernel.module, "enable_cooperative_groups", False))
+    grid_workspace = 0
+    if cooperative:  # cudaLaunchCooperativeKernel: every CTA resident at once, a grid-sync workspace
+        resident = occ.ctas_per_sm * cfg.num_sms
+        if n_ctas > resident:
+            raise LaunchError(f"kernel {lk.name}: a cooperative launch of {n_ctas} blocks is more than the {resident} "
+                              f"that can be resident at once ({occ.ctas_per_sm} per SM x {cfg.num_sms} SMs; "
+                              "CUDA: cudaErrorCooperativeLaunchTooLarge)")
+        grid_workspace, _ = dev.heap.allocate(16)
     memsys = dev.memory_system(cfg) if memory_counters else None
     if memsys is not None:
         memsys.begin_kernel(total_shared, occ.ctas_per_sm, warm=warm_caches,
@@ -279,7 +290,6 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                             else len(lk.instructions) * memsys.cfg.instruction_bytes,
                             code_key=id(lk), heap_bases=dev.heap.bases, threads_per_cta=threads,
                             ctas_other=min(v for k, v in occ.by_limit.items() if k != "shared memory"))
-    n_ctas = g[0] * g[1] * g[2]
     bar = None
     if progress is not False:
         from tqdm.auto import tqdm
@@ -301,19 +311,24 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                     ctas_per_wave=occ.ctas_per_sm * cfg.num_sms, num_sms=cfg.num_sms, memsys=memsys,
                     progress=bar.update if bar is not None else None, trace=recorder,
                     fuse_vectors=fuse_shared_loads,
-                    local_in_registers=machine is not None and machine.frame_bytes == 0)
+                    local_in_registers=machine is not None and machine.frame_bytes == 0,
+                    grid_workspace=grid_workspace,
+                    **({"max_warps_per_wave": n_ctas * -(-threads // 32)} if cooperative else {}))
     prepared = PreparedLaunch(kernel, lk, cfg, g, b, shared_mem, regs, occ, engine, memsys, recorder, bar,
                           timing=timing, scheduler=scheduler, keep_trace=trace, registers_from=regs_from,
                           args=tuple(args))
     dev.heap.hold()
     prepared.heap_release = weakref.finalize(prepared, dev.heap.release)
+    if grid_workspace:
+        dev.heap.free(grid_workspace)  # held back until the launch ends (GlobalHeap.hold)
     return prepared
 
 
 def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConfig | None = None,
            warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
            memory_counters: bool = True, trace: bool = False, fuse_shared_loads: bool = True,
-           timing: bool = True, scheduler: str = "gto", engine: str | None = None) -> LaunchReport:
+           timing: bool = True, scheduler: str = "gto", engine: str | None = None,
+           cooperative: bool | None = None) -> LaunchReport:
     """Run `kernel` on the simulated GPU and return its LaunchReport.
 
     Beyond CuPy's arguments: `gpu` picks a preset for this launch; `warm_caches` keeps the L2's contents
@@ -324,12 +339,14 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
     counts adjacent aligned scalar shared loads as one LDS.64/LDS.128, as ptxas emits them; `timing`
     replays the launch through the timing model (kernel time, cycles, stall reasons) with the
     warp `scheduler` "gto" (greedy-then-oldest) or "lrr" (loose round-robin); `engine` is "fast" (numba)
-    or "reference" (NumPy), default `simgpu.get_engine()`: both give bit-identical results.
+    or "reference" (NumPy), default `simgpu.get_engine()`: both give bit-identical results;
+    `cooperative` launches as cudaLaunchCooperativeKernel does (all CTAs resident, cooperative
+    groups' grid.sync() works), default the module's `enable_cooperative_groups` (CuPy's flag).
     """
     prepared = prepare_launch(kernel, grid, block, args, shared_mem=shared_mem, gpu=gpu, warm_caches=warm_caches,
                               registers=registers, progress=progress, memory_counters=memory_counters,
                               trace=trace, fuse_shared_loads=fuse_shared_loads, timing=timing,
-                              scheduler=scheduler, engine=engine)
+                              scheduler=scheduler, engine=engine, cooperative=cooperative)
     t0 = time.perf_counter()
     try:
         prepared.engine.run()

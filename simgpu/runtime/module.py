@@ -29,10 +29,11 @@ class RawModule:
 
     def __init__(self, code: str | None = None, *, path: str | None = None, options: tuple | list = (),
                  ptx: str | None = None, name_expressions=None, backend: str = "nvrtc", name: str | None = None,
-                 **_ignored) -> None:
+                 enable_cooperative_groups: bool = False, **_ignored) -> None:
         if sum(x is not None for x in (code, path, ptx)) != 1:
             raise ValueError("RawModule needs exactly one of code=, path= or ptx=")
         self.options = tuple(options)
+        self.enable_cooperative_groups = bool(enable_cooperative_groups)  # CuPy's: launches are cooperative
         self.source_name = name or "kernel.cu"
         if path is not None:
             with open(path) as f:

@@ -48,6 +48,7 @@ SPECIAL_REGISTERS = {
     "%lanemask_eq", "%lanemask_lt", "%lanemask_le", "%lanemask_gt", "%lanemask_ge",
     "%dynamic_smem_size", "%total_smem_size", "%clusterid", "%nclusterid", "%cluster_ctaid",
     "%cluster_nctaid", "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster",
+    *(f"%envreg{i}" for i in range(32)),  # driver-set; %envreg1:%envreg2 = the grid-sync workspace
 }
 
 _TYPE_SIZES = {
