@@ -276,6 +276,10 @@ class Engine:
             stats.thread_inst_pred_on += n_on
             if g < 0 or n_on:
                 lk.execs[p](ctx, ws, m)
+                if ctx.failed_polls is not None:  # an mbarrier wait that failed: the warps sleep
+                    self.sleep_epoch[ctx.failed_polls] = self.sched[S_EPOCH]
+                    self.sched[S_SLEEPS] += len(ctx.failed_polls)
+                    ctx.failed_polls = None
             self.advance(p, sel)
         elif kind == BRA:
             stats.thread_inst_pred_on += int(m.sum())

@@ -49,6 +49,7 @@ class WaveContext:
         self.n_cta = n_cta
         W = n_cta * self.warps_per_cta
         self.W = W
+        self.failed_polls: np.ndarray | None = None  # warps an mbarrier wait found waiting (core/engine)
         # Stored register-major (one register of every warp side by side): a step reads a register
         # across all its warps, so that read is one contiguous stream rather than a gather strided
         # by a warp's whole file (registers x 256 B). `regs` is the (warp, register, lane) view the

@@ -19,7 +19,7 @@ from collections.abc import Callable
 import numpy as np
 
 from simgpu.errors import UnsupportedInstructionError
-from simgpu.exec import alu, mma, wmma
+from simgpu.exec import alu, mbarrier, mma, wmma
 from simgpu.exec.values import TYPE_INFO, from_raw, imm_value, is_float, is_signed, to_raw, type_bits, type_bytes
 from simgpu.frontend.ptx.ast import Addr, Imm, Instruction, Reg, Special, Sym, Vec
 
@@ -627,13 +627,15 @@ def _build_mov(ins, link, o: Operands):
 
 def _build_cvt(ins, link, o: Operands):
     mods = ins.mods
+    if any(m in _NARROW_FLOAT_TYPES for m in mods):
+        return _build_cvt_fp8(ins, o)
     types = _types(mods)
     if len(types) < 2:
         raise o.error(f"{ins.full_opcode} needs a destination and a source type")
     dst_t, src_t = types[0], types[1]
-    if dst_t in ("f16x2", "bf16x2"):  # cvt.rn.f16x2.f32 d, hi, lo
-        hi = o.src(ins.operands[1], "f32")
-        lo = o.src(ins.operands[2], "f32")
+    if dst_t in ("f16x2", "bf16x2"):  # cvt.rn{.relu}{.satfinite}.f16x2.f32 d, hi, lo
+        hi = _half_cvt_source(o.src(ins.operands[1], "f32"), mods, dst_t)
+        lo = _half_cvt_source(o.src(ins.operands[2], "f32"), mods, dst_t)
         d = o.dst(ins.operands[0], "b32")
         bf = dst_t == "bf16x2"
         return lambda ctx, ws, m: d(ctx, ws, m, alu.f16x2_join(np.broadcast_to(lo(ctx, ws), m.shape),
@@ -642,12 +644,90 @@ def _build_cvt(ins, link, o: Operands):
     sat = "sat" in mods
     ftz_ = "ftz" in mods
     a = o.src(ins.operands[1], src_t)
+    if dst_t in ("f16", "bf16") and src_t == "f32":
+        a = _half_cvt_source(a, mods, dst_t)
     d = o.dst(ins.operands[0], dst_t)
 
     def f(ctx, ws, m):
         with np.errstate(all="ignore"):
             d(ctx, ws, m, alu.convert(a(ctx, ws), dst_t, src_t, rnd, sat, ftz_))
     return f
+
+
+_HALF_MAX = {"f16": 65504.0, "f16x2": 65504.0, "bf16": 3.3895313892515355e38, "bf16x2": 3.3895313892515355e38}
+
+
+def _half_cvt_source(src, mods, dst_t: str):
+    """cvt.rn{.relu}{.satfinite}.{f16,bf16}{x2}.f32: .relu makes negatives +0 (NaN stays NaN, made
+    canonical by the conversion), .satfinite clamps what would round past the largest finite value
+    to it. Both act on the f32 source here: clamping first rounds to the same value, and rounding
+    keeps the sign."""
+    relu, satfinite = "relu" in mods, "satfinite" in mods
+    if not (relu or satfinite):
+        return src
+    top = np.float32(_HALF_MAX[dst_t])
+
+    def f(ctx, ws):
+        v = np.asarray(src(ctx, ws), np.float32)
+        if satfinite:
+            v = np.where(np.isnan(v), v, np.clip(v, -top, top))
+        if relu:
+            v = np.where(v < 0, np.float32(0), np.where(v == 0, np.float32(0), v))
+        return v
+    return f
+
+
+# cvt's packed narrow float types. sm_89 / sm_90 convert only .e4m3x2 / .e5m2x2, to and from .f32
+# (pairs) and .f16x2 (exec/fp8.py); the FP6 / FP4 / UE8M0 types, the x4 stochastic-rounding forms and
+# .bf16x2 <-> FP8 are sm_100a+ (ptxas refuses them for sm_90), so they are refused by name here.
+_FP8_TYPES = ("e4m3x2", "e5m2x2")
+_NARROW_FLOAT_TYPES = {*_FP8_TYPES, "e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2", "s2f6x2",
+                       "e4m3x4", "e5m2x4", "e2m1x4", "e2m3x4", "e3m2x4"}
+
+
+def _build_cvt_fp8(ins, o: Operands):
+    """cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.{f32,f16x2} and cvt.rn{.relu}.f16x2.{e4m3x2,e5m2x2}."""
+    from simgpu.exec import fp8
+
+    mods = ins.mods
+    named = [m for m in mods if m in _TYPES or m in _NARROW_FLOAT_TYPES]
+    other = [m for m in named if m in _NARROW_FLOAT_TYPES and m not in _FP8_TYPES]
+    if other:
+        raise o.error(f"{ins.full_opcode}: .{other[0]} conversions are sm_100a+ instructions; sm_90 (H200) "
+                      "converts only .e4m3x2 / .e5m2x2, to and from .f32 and .f16x2")
+    if len(named) != 2:
+        raise o.error(f"{ins.full_opcode} needs a destination and a source type")
+    dst_t, src_t = named
+    relu = "relu" in mods
+    extra = [m for m in mods if m not in named and m not in ("rn", "satfinite", "relu")]
+    if "rn" not in mods or extra:
+        raise o.error(f"{ins.full_opcode}: sm_90's FP8 conversions round to nearest even only "
+                      "(cvt.rn{.satfinite}{.relu})")
+    if dst_t in _FP8_TYPES and src_t in ("f32", "f16x2"):
+        if "satfinite" not in mods:
+            raise o.error(f"{ins.full_opcode}: the .satfinite modifier is required for a conversion to "
+                          f".{dst_t} (ptxas refuses the instruction without it)")
+        d = o.dst(ins.operands[0], "b16")
+        if src_t == "f32":  # d = a's code in the upper byte, b's in the lower
+            if len(ins.operands) != 3:
+                raise o.error(f"{ins.full_opcode} takes d, a, b")
+            hi, lo = o.src(ins.operands[1], "f32"), o.src(ins.operands[2], "f32")
+            return lambda ctx, ws, m: d(ctx, ws, m, fp8.encode_pair(
+                np.broadcast_to(hi(ctx, ws), m.shape), np.broadcast_to(lo(ctx, ws), m.shape), dst_t, relu))
+        if len(ins.operands) != 2:
+            raise o.error(f"{ins.full_opcode} takes d, a")
+        a = o.src(ins.operands[1], "b32")
+        return lambda ctx, ws, m: d(ctx, ws, m, fp8.encode_f16x2(np.broadcast_to(a(ctx, ws), m.shape),
+                                                                 dst_t, relu))
+    if dst_t == "f16x2" and src_t in _FP8_TYPES:
+        if "satfinite" in mods or len(ins.operands) != 2:
+            raise o.error(f"{ins.full_opcode}: the form is cvt.rn{{.relu}}.f16x2.{src_t} d, a")
+        a = o.src(ins.operands[1], "b16")
+        d = o.dst(ins.operands[0], "b32")
+        return lambda ctx, ws, m: d(ctx, ws, m, fp8.decode_to_f16x2(np.broadcast_to(a(ctx, ws), m.shape),
+                                                                    src_t, relu))
+    raise o.error(f"{ins.full_opcode}: sm_90 converts .e4m3x2 / .e5m2x2 only to and from .f32 (pairs) and "
+                  f".f16x2, not .{src_t if dst_t in _FP8_TYPES else dst_t}")
 
 
 def _build_cvta(ins, link, o: Operands):
@@ -1128,6 +1208,7 @@ BUILDERS.update({
     **dict.fromkeys(SIMD_VIDEO_OPCODES, _build_simd_video),
     "wmma": wmma.build,  # wmma.load / wmma.store / wmma.mma (exec/wmma.py)
     "mma": mma.build_mma, "ldmatrix": mma.build_ldmatrix, "stmatrix": mma.build_stmatrix,  # exec/mma.py
+    "mbarrier": mbarrier.build,  # mbarrier objects and cp.async.bulk (exec/mbarrier.py, dispatched by build)
 })
 
 
@@ -1144,11 +1225,13 @@ def build(ins: Instruction, link) -> Exec:
         # bar.warp.sync (__syncwarp): the lanes of a warp that reach it run together here already,
         # and memory is sequentially consistent, so it has nothing left to do
         return lambda ctx, ws, m: None
-    if ins.opcode == "cp" and ins.mods[:1] == ("async",):
+    own_cta = mbarrier.handles(ins)  # mbarrier.*, cp.async.mbarrier.arrive, cp.async.bulk.*: their
+    # .shared::cluster forms name the CTA's own shared memory (exec/mbarrier.py); mapa stays refused
+    if ins.opcode == "cp" and ins.mods[:1] == ("async",) and not own_cta:
         return _build_cp_async(ins, link, Operands(ins, link))
-    if ins.opcode == "mapa" or any(m.endswith("::cluster") for m in ins.mods):
+    if not own_cta and (ins.opcode == "mapa" or any(m.endswith("::cluster") for m in ins.mods)):
         raise link.error(CLUSTER_UNSUPPORTED, ins)
-    builder = BUILDERS.get(ins.opcode)
+    builder = mbarrier.build if own_cta else BUILDERS.get(ins.opcode)
     if builder is None:
         raise link.error(f"unsupported PTX instruction '{ins.full_opcode}'", ins)
     try:

@@ -108,7 +108,9 @@ class LinkedKernel:
         """Per pc: the instruction may change memory or barrier state another warp polls (a store,
         an atomic, an async copy, an mbarrier operation, a barrier arrival); it wakes the warps the
         scheduler found spinning (core/engine.py)."""
-        return np.array([ins.opcode in _WRITE_OPCODES or (ins.opcode == "wmma" and "store" in ins.mods)
+        return np.array([(ins.opcode in _WRITE_OPCODES and not (ins.opcode == "mbarrier" and any(
+                             m in ("test_wait", "try_wait", "pending_count") for m in ins.mods)))
+                         or (ins.opcode == "wmma" and "store" in ins.mods)
                          or (ins.opcode in ("bar", "barrier") and "arrive" in ins.mods)
                          for ins in self.instructions] or [False], bool)
 

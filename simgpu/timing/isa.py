@@ -143,6 +143,14 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
         # cp.async: a global load whose data goes to shared memory, so its L1 misses merge in time
         # like any load's; build_static ties it to cp.async.wait_group through three pseudo registers
         return K_GLD, P_LSU, cfg.lat_l1_hit, 1, SB_LONG
+    if op == "mbarrier" and mods[:1] != ("pending_count",) or op == "cp" and mods[:2] == ("async", "mbarrier"):
+        # an mbarrier operation (SYNCS on the H200): an 8-byte shared read-modify-write of its lanes
+        # (exec/mbarrier.py); ASSUMED: a shared atomic's latency, not measured
+        return K_SATOM, P_LSU, cfg.lat_shared, 1, SB_SHORT
+    if op == "cp" and mods[:2] == ("async", "bulk") and len(mods) > 3 and "global" in mods[2:4]:
+        # a 1-D bulk copy (TMA): global -> shared like a load whose data goes to shared memory,
+        # shared -> global like a store; nothing waits on it but the mbarrier / bulk group (ASSUMED)
+        return (K_GST if mods[2] == "global" else K_GLD), P_LSU, cfg.lat_l1_hit, 1, SB_LONG
     if mem_class is not None:
         space, _, what = mem_class.partition("_")
         if space == "param":

@@ -166,3 +166,34 @@ def test_named_barrier_producer_consumer(engine):
     with sg.use_engine(engine):
         sg.RawModule(code=src).get_function("k")((1,), (256,), (sg.asarray(x), y, np.int32(n)))
     np.testing.assert_array_equal(y.get(), 2 * x)
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_failed_mbarrier_wait_sleeps_until_the_producer_arrives(engine):
+    """Warp 0 waits on an mbarrier (try_wait.parity in a loop) at a lower PC than warp 1's arrival:
+    its failed waits put it to sleep at once, so no fair turn is needed and it polls a few times."""
+    src = r'''
+    extern "C" __global__ void k(const int* x, int* out) {
+      __shared__ unsigned long long bar; __shared__ int data[32];
+      unsigned a = (unsigned)__cvta_generic_to_shared(&bar);
+      if (threadIdx.x == 0) asm volatile("mbarrier.init.shared.b64 [%0], 32;" :: "r"(a));
+      __syncthreads();
+      if (threadIdx.x < 32) {
+        asm volatile("{ .reg .pred p; WAIT: mbarrier.try_wait.parity.shared.b64 p, [%0], 0; @!p bra WAIT; }"
+                     :: "r"(a) : "memory");
+        out[blockIdx.x * 32 + threadIdx.x] = data[threadIdx.x];
+      } else {
+        int acc = 0;
+        for (int i = 0; i < 32; ++i) acc += x[i] * (threadIdx.x - 31);
+        data[threadIdx.x - 32] = acc;
+        asm volatile("mbarrier.arrive.shared.b64 _, [%0];" :: "r"(a) : "memory");
+      }
+    }'''
+    x = np.arange(32, dtype=np.int32)
+    out = sg.zeros(3 * 32, np.int32)
+    with sg.use_engine(engine):
+        rep = sg.RawModule(code=src).get_function("k")((3,), (64,), (sg.asarray(x), out))
+    assert out.get().tolist() == [int(x.sum()) * (t + 1) for t in range(32)] * 3
+    assert rep.metrics["simgpu__scheduler_spin_sleeps"] >= 3
+    assert rep.metrics["simgpu__scheduler_fair_turns"] == 0
+    assert rep.metrics["smsp__inst_executed.sum"] < 800  # 336; 1,878 when only the loop check catches it

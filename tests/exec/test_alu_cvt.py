@@ -182,3 +182,29 @@ def test_cvt_half_ptx():
     np.testing.assert_array_equal((got.astype(np.uint32) << 16).view(np.float32), np.array(want, np.float32))
     got = run_op("cvt.rzi.s32.f16 %d, %a;", [("f16", np.array([2.75, -2.75], np.float16).view(np.uint16))], "s32")
     assert list(got) == [2, -2]
+
+
+_HALF_EDGES = np.array([-1.0, 1e6, -1e6, np.nan, -0.0, 0.5, 65519.0, 65520.0, np.inf, -np.inf, 3e38, -1e-30],
+                       np.float32)
+
+
+@pytest.mark.parametrize("mods", ["relu", "satfinite", "satfinite.relu"])
+def test_cvt_f16_relu_and_satfinite(mods):
+    """.relu: negatives (and -0) become +0, NaN stays NaN; .satfinite: what would round to +-inf
+    becomes +-65504 (they used to be ignored: relu of -1 gave -1, satfinite of 1e6 gave inf)."""
+    got = run_op(f"cvt.rn.{mods}.f16.f32 %d, %a;", [("f32", _HALF_EDGES)], "f16").view(np.float16).astype(np.float64)
+    want = _HALF_EDGES.astype(np.float16).astype(np.float64)  # round to nearest even
+    if "satfinite" in mods:
+        want = np.where(np.isnan(want), want, np.clip(np.where(np.isinf(want), np.sign(want) * 65504, want),
+                                                      -65504, 65504))
+    if "relu" in mods:
+        want = np.where(want < 0, 0.0, want)
+    np.testing.assert_array_equal(got, want)
+    if "relu" in mods:
+        assert not np.signbit(got[~np.isnan(got)]).any()
+
+
+def test_cvt_bf16_satfinite_clamps_to_the_largest_finite():
+    got = run_op("cvt.rn.satfinite.bf16.f32 %d, %a;", [("f32", np.array([np.inf, -np.inf, 3.4e38], np.float32))],
+                 "b16")
+    assert [hex(int(v)) for v in got] == ["0x7f7f", "0xff7f", "0x7f7f"]
