@@ -285,16 +285,31 @@ class WaveContext:
         if self.trace is not None:
             self.trace.add_memory(space, op, self.warp_uid[ws][rows], ms.last_warp_summary())
 
+    def invalidate_l1(self, ws, m: np.ndarray) -> None:
+        """The L1s of the SMs of the warps with an active lane drop their lines (exec/ops.py's
+        acquire and fence instructions)."""
+        if self.memsys is not None and m.any():
+            self.memsys.l1.invalidate(np.unique(self.sm_of_warp[ws][m.any(axis=1)]))
+
     def _spaces(self, space: str, m: np.ndarray, addr: np.ndarray):
         if space == "generic":
             return [(s, mm, a) for s, mm, a in self._split_generic(addr, m) if mm.any()]
         return [(space, m, addr)]
 
-    def _count(self, m: np.ndarray) -> None:
-        """One memory instruction per warp with an active lane, by its static class."""
+    def _count(self, m: np.ndarray, space: str = "", addr: np.ndarray | None = None) -> None:
+        """One memory instruction per warp with an active lane, by its static class; a generic one
+        whose lanes all reach global memory counts as global, as ncu counts LD.E / ATOM.E there
+        (validation/typical8's grid_sync_normalize: its generic atom.release.gpu in op_global_atom)."""
         cls = self.lk.mem_class[self.pc]
+        rows = m.any(axis=1)
+        if cls is not None and cls.startswith("generic_") and space == "generic" and addr is not None:
+            on_global = self._split_generic(np.broadcast_to(addr, m.shape), m)[0][1]
+            to_global = rows & ~(m & ~on_global).any(axis=1)
+            glob = "global_" + cls[len("generic_"):]
+            self.class_counts[glob] = self.class_counts.get(glob, 0) + int(to_global.sum())
+            rows = rows & ~to_global
         if cls is not None and not (self.local_in_registers and cls.startswith("local")):
-            self.class_counts[cls] = self.class_counts.get(cls, 0) + int(m.any(axis=1).sum())
+            self.class_counts[cls] = self.class_counts.get(cls, 0) + int(rows.sum())
 
     def _vector_group(self, space: str, m: np.ndarray, addr: np.ndarray):
         """(vector address, size, is_leader) when this access is part of an aligned LDS/STS.64/128 group."""
@@ -313,7 +328,7 @@ class WaveContext:
         (a member of an LDS.64/128 group counts only once, at its leader, as one wide access)."""
         group = self._vector_group(space, m, addr)
         if group is None or group[2]:
-            self._count(m)
+            self._count(m, space, addr)
         for sp, mm, a in self._spaces(space, m, addr):
             if group is None:
                 self._account(sp, "ld", ws, mm, a, size * count)
@@ -329,7 +344,7 @@ class WaveContext:
         least wavefronts (a cp.async's source lines, memory/system.shared_access)."""
         group = self._vector_group(space, m, addr) if op == "st" else None
         if op == "st" and (group is None or group[2]):
-            self._count(m)
+            self._count(m, space, addr)
         for sp, mm, a in parts if parts is not None else self._spaces(space, m, addr):
             if group is None:
                 self._account(sp, op, ws, mm, a, size * count, min_wavefronts)
@@ -387,7 +402,7 @@ class WaveContext:
                    b: np.ndarray, c: np.ndarray | None, is_red: bool) -> np.ndarray:
         """Atomics in a deterministic order: warps in issue order, lanes in lane order."""
         old_all = np.zeros(m.shape, np.uint64)
-        self._count(m)
+        self._count(m, space, addr)
         for sp, mm, a in self._spaces(space, m, addr):
             as_red = (is_red or self.pc in self.lk.atom_as_red) and sp == "global"
             counted = mm

@@ -7,7 +7,9 @@ over k*32 lanes. Control flow (bra, call, ret, exit, bar) is the engine's busine
 
 Notes on what some instructions mean here:
 - `membar` / `fence.*`: the simulator executes each instruction for all its warps before the
-  next one issues, so memory is sequentially consistent and fences have nothing to order: no-ops.
+  next one issues, so memory is sequentially consistent and fences have nothing to order; but
+  those at GPU or system scope (and acquire loads and atomics there) empty the SM's L1, as the
+  CCTL.IVALL that ptxas puts after them does (`invalidates_l1`).
 - Approximate math (`ex2.approx`, `sin.approx`, `rcp.approx`, ...) is computed correctly rounded;
   the hardware's approximations can differ by a few ulp.
 """
@@ -1217,8 +1219,37 @@ CLUSTER_UNSUPPORTED = ("thread-block clusters' barriers and distributed shared m
                        "__cluster_dims__ and the cluster ranks and ids are)")
 
 
+def invalidates_l1(ins: Instruction) -> bool:
+    """An acquire (ld, atom) or a sequentially consistent / acq_rel fence at GPU or system scope:
+    ptxas follows it with CCTL.IVALL, which empties the SM's L1 (validation/typical8's SASS:
+    ld.acquire.gpu -> LD.E.STRONG.GPU + CCTL.IVALL, __threadfence -> MEMBAR.SC.GPU + CCTL.IVALL; the
+    H200 then read grid_sync_normalize's second pass from L2: L1 hit rate 14 %, not 42 %)."""
+    mods = ins.mods
+    wide = any(m in ("gpu", "sys") for m in mods)
+    if ins.opcode == "membar":
+        return any(m in ("gl", "sys") for m in mods)
+    if ins.opcode == "fence":
+        return wide and any(m in ("sc", "acq_rel") for m in mods)
+    if ins.opcode in ("ld", "atom"):
+        return wide and any(m in ("acquire", "acq_rel") for m in mods)
+    return False
+
+
+def _then_invalidate_l1(f: Exec) -> Exec:
+    def g(ctx, ws, m):
+        if f is not None:
+            f(ctx, ws, m)
+        ctx.invalidate_l1(ws, m)
+    return g
+
+
 def build(ins: Instruction, link) -> Exec:
     """The closure that executes `ins`, or UnsupportedInstructionError naming opcode, kernel, line."""
+    f = _build(ins, link)
+    return _then_invalidate_l1(f) if invalidates_l1(ins) else f
+
+
+def _build(ins: Instruction, link) -> Exec:
     if ins.opcode in _NOOPS or (ins.opcode == "cp" and ins.mods[:1] == ("async",) and len(ins.mods) > 1
                                 and ins.mods[1] in ("commit_group", "wait_group", "wait_all")) \
             or (ins.opcode == "bar" and "warp" in ins.mods):

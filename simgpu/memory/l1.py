@@ -315,6 +315,14 @@ class L1Caches:
             self.reset()
         self.nways = min(nways, self.max_ways)
 
+    def invalidate(self, sms: np.ndarray) -> None:
+        """Drop every line of these SMs' L1s (SASS CCTL.IVALL, which ptxas puts after an acquire or a
+        sequentially consistent fence at GPU or system scope so that later loads see other SMs'
+        stores; validation/typical8's SASS)."""
+        self.tags[sms] = -1
+        self.valid[sms] = 0
+        self.wreq[sms] = -1
+
     def reset(self) -> None:
         self.tags.fill(-1)
         self.valid.fill(0)
