@@ -46,6 +46,7 @@ class KernelCase:
     rtol: float | None = None
     atol: float | None = None
     options: tuple[str, ...] = ()
+    cooperative: bool = False                 # a cooperative launch (grid.sync()), on both sides
     kind: str = "kernel"
     suite: str | None = None                  # the suite file it came from, if any
 
@@ -70,7 +71,8 @@ class KernelCase:
             return {"type": "suite", "path": self.suite, "name": self.name}
         return {"type": "kernel", "name": self.name, "source": self.source, "kernel": self.kernel,
                 "grid": _dim3(self.grid), "block": _dim3(self.block), "args": list(self.args),
-                "shared_mem": int(self.shared_mem), "options": tuple(self.options)}
+                "shared_mem": int(self.shared_mem), "options": tuple(self.options),
+                "cooperative": bool(self.cooperative)}
 
 
 @dataclass
@@ -91,7 +93,7 @@ Case = KernelCase | ProgramCase
 
 def kernel_case(source: str, kernel: str, grid: Any, block: Any, args: Sequence[Any], *, name: str | None = None,
                 shared_mem: int = 0, outputs: list[int] | None = None, reference=None, rtol=None, atol=None,
-                options: Sequence[str] = ()) -> KernelCase:
+                options: Sequence[str] = (), cooperative: bool = False) -> KernelCase:
     """A :class:`KernelCase` with its argument list checked (NumPy arrays and NumPy scalars only)."""
     checked = []
     for i, a in enumerate(args):
@@ -103,7 +105,7 @@ def kernel_case(source: str, kernel: str, grid: Any, block: Any, args: Sequence[
         checked.append(a)
     return KernelCase(name=name or kernel, source=source, kernel=kernel, grid=_dim3(grid), block=_dim3(block),
                       args=checked, shared_mem=int(shared_mem), outputs=outputs, reference=reference, rtol=rtol,
-                      atol=atol, options=tuple(options))
+                      atol=atol, options=tuple(options), cooperative=cooperative)
 
 
 def _import_file(path: Path):
@@ -148,7 +150,8 @@ def load_suite(path: str | Path, names: Sequence[str] | None = None) -> list[Ker
             grid=_dim3(spec["grid"]), block=_dim3(spec["block"]), args=list(spec["args"]),
             shared_mem=int(spec.get("shared_mem", 0)), outputs=spec.get("outputs"),
             reference=spec.get("reference"), rtol=spec.get("rtol"), atol=spec.get("atol"),
-            options=tuple(spec.get("options", ())), kind="spec", suite=str(p)))
+            options=tuple(spec.get("options", ())), cooperative=bool(spec.get("cooperative", False)),
+            kind="spec", suite=str(p)))
     if names is not None:
         missing = set(names) - {c.name for c in cases}
         if missing:
@@ -192,7 +195,7 @@ def from_plan(entry: dict[str, Any]) -> Case:
     if t == "kernel":
         return KernelCase(name=entry["name"], source=entry["source"], kernel=entry["kernel"], grid=entry["grid"],
                           block=entry["block"], args=entry["args"], shared_mem=entry.get("shared_mem", 0),
-                          options=tuple(entry.get("options", ())))
+                          options=tuple(entry.get("options", ())), cooperative=bool(entry.get("cooperative")))
     raise ValueError(f"unknown plan entry type {t!r}")
 
 

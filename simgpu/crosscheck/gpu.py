@@ -196,7 +196,8 @@ def launch_real(case: Case) -> tuple[list[Any], dict[str, np.ndarray], SideRun]:
         return launches, outputs, side
     # the include path and prelude the simulated side compiled with, so one source builds on both
     options = tuple(case.options) + nvcc_like_options()
-    kernel = cupy.RawModule(code=case.source, options=options).get_function(case.kernel)
+    kernel = cupy.RawModule(code=case.source, options=options,
+                            enable_cooperative_groups=case.cooperative).get_function(case.kernel)
     if case.shared_mem > SHARED_DEFAULT_LIMIT:
         kernel.max_dynamic_shared_size_bytes = int(case.shared_mem)
     dargs = tuple(cupy.asarray(a) if isinstance(a, np.ndarray) else a for a in case.args)

@@ -56,7 +56,8 @@ def run_simulated(case: Case, preset: str = "h200") -> SideRun:
 
 
 def _run_kernel(sg, case: KernelCase) -> SideRun:
-    kernel = sg.RawModule(code=case.source, options=tuple(case.options)).get_function(case.kernel)
+    kernel = sg.RawModule(code=case.source, options=tuple(case.options),
+                          enable_cooperative_groups=case.cooperative).get_function(case.kernel)
     if case.shared_mem > SHARED_DEFAULT_LIMIT:
         kernel.max_dynamic_shared_size_bytes = int(case.shared_mem)
     dargs = [sg.asarray(a.copy()) if isinstance(a, np.ndarray) else a for a in case.args]
