@@ -49,6 +49,7 @@ SPIN_CHECK_WAIT = 256  # a ready warp has waited this long: loop heads check for
 # step the fair turn ends, fair turns, the longest wait, the two limits, the memory-write epoch
 # (sleeping warps wake when it moves), the longest wait at this step's pick, spin sleeps
 S_STEP, S_FAIR_UNTIL, S_FAIR_TURNS, S_LONGEST_WAIT, S_STARVED, S_FAIR, S_EPOCH, S_PICK_WAIT, S_SLEEPS = range(9)
+CLUSTER_BARRIER = 16  # at_bar of a warp in barrier.cluster.wait (CTA barriers are 0-15)
 _MASK_MULT = np.uint64(0x9E3779B97F4A7C15)
 
 
@@ -112,6 +113,13 @@ class Engine:
         threads = block[0] * block[1] * block[2]
         wpc = -(-threads // 32)
         self.ctas_per_wave = max(1, min(ctas_per_wave, max(1, max_warps_per_wave // wpc)))
+        dims = tuple(lk.cluster_dims or (1, 1, 1)) + (1,) * 3
+        if dims[0] * dims[1] * dims[2] > 1:  # a cluster's CTAs are resident together: never split one
+            total = grid[0] * grid[1] * grid[2]
+            if dims[1] == dims[2] == 1:  # 1-D clusters are consecutive CTAs
+                self.ctas_per_wave = max(dims[0], self.ctas_per_wave // dims[0] * dims[0])
+            elif total > self.ctas_per_wave:
+                self.ctas_per_wave = total  # 2-D / 3-D clusters: the whole grid as one wave
         self.resident_ctas = ctas_per_wave
         self.num_sms = num_sms
         self.memsys = memsys
@@ -178,6 +186,13 @@ class Engine:
         self.bar_pc = np.zeros(W, np.int64)
         self.bar_contrib = np.zeros(W, np.int64)  # bar.red contribution
         self.bar_arrived = np.zeros((len(ctx.cta_ids), 16), np.int64)  # threads that did bar.arrive, per CTA
+        # cluster barriers: lanes of each warp that arrived in the current phase, the phase each warp
+        # arrived in, each cluster's phase
+        self.cluster_of_warp = ctx.cluster_of_cta[ctx.cta_of_warp]
+        self.cl_arrived = np.zeros(W, np.uint32)
+        self.cl_arrived_in = np.full(W, -1, np.int64)
+        self.cl_phase = np.zeros(int(ctx.cluster_of_cta.max()) + 1, np.int64)
+        self.valid_lanes = bool_to_mask(ctx.thread_valid)
         self._full_bool = np.ones((W, 32), dtype=bool)
         self._ready = None  # warps that may issue; recomputed when a warp finishes or a barrier changes
         self.waited = np.zeros(W, np.int64)  # steps since each warp last issued while it was ready
@@ -229,6 +244,7 @@ class Engine:
             if self.done.all():
                 return None
             self.release_barriers(np.unique(self.ctx.cta_of_warp[~self.done]))
+            self.release_cluster_barriers(np.unique(self.cluster_of_warp[self.at_bar == CLUSTER_BARRIER]))
             self._ready = None
             if not (~self.done & (self.at_bar < 0)).any():
                 self.report_deadlock()
@@ -471,6 +487,10 @@ class Engine:
         info = self.lk.barriers[p]
         ctx = self.ctx
         self.stats.barriers += len(sel)
+        if info.kind.startswith("cluster_"):
+            self.advance(p, sel)
+            self.cluster_barrier(info.kind == "cluster_arrive", p, sel, m)
+            return
         bid = np.broadcast_to(np.asarray(info.barrier_id(ctx, ws)), m.shape)[:, 0].astype(np.int64)
         cnt = (np.broadcast_to(np.asarray(info.count(ctx, ws)), m.shape)[:, 0].astype(np.int64)
                if info.count is not None else np.zeros(len(sel), np.int64))
@@ -491,6 +511,34 @@ class Engine:
         self.bar_pc[sel] = p
         self.release_barriers(np.unique(ctx.cta_of_warp[sel]))
 
+    def cluster_barrier(self, arrive: bool, p: int, sel: np.ndarray, m: np.ndarray) -> None:
+        """barrier.cluster.arrive: the executing lanes arrive (no wait); barrier.cluster.wait: a warp
+        waits until the phase it arrived in completes, i.e. every live thread of the cluster arrived.
+        Completion is checked here and when no warp is ready (not when a warp exits, so that both
+        engines release at the same step)."""
+        cl = self.cluster_of_warp[sel]
+        if arrive:
+            self.cl_arrived[sel] |= bool_to_mask(m)
+            self.cl_arrived_in[sel] = self.cl_phase[cl]
+        else:
+            waiting = sel[self.cl_phase[cl] <= self.cl_arrived_in[sel]]
+            self.at_bar[waiting] = CLUSTER_BARRIER
+            self.bar_pc[waiting] = p
+            self.bar_count[waiting] = 0
+            self._ready = None
+        self.release_cluster_barriers(np.unique(cl))
+
+    def release_cluster_barriers(self, clusters: np.ndarray) -> None:
+        for c in clusters:
+            w = np.flatnonzero(self.cluster_of_warp == c)
+            need = self.valid_lanes[w] & ~self.exited[w]
+            if not self.cl_arrived[w].any() or ((self.cl_arrived[w] & need) != need).any():
+                continue
+            self.cl_phase[c] += 1
+            self.cl_arrived[w] = 0
+            self.at_bar[w[self.at_bar[w] == CLUSTER_BARRIER]] = -1
+            self._ready = None
+
     def release_barriers(self, ctas: np.ndarray) -> None:
         ctx = self.ctx
         wpc = ctx.warps_per_cta
@@ -499,7 +547,7 @@ class Engine:
             w = np.arange(lo, lo + wpc)
             waiting = self.at_bar[w]
             live = ~self.done[w]
-            for bid in np.unique(waiting[waiting >= 0]):
+            for bid in np.unique(waiting[(waiting >= 0) & (waiting < CLUSTER_BARRIER)]):
                 at = w[waiting == bid]
                 counts = self.bar_count[at]
                 need = int(counts.max()) if counts.max() > 0 else None
@@ -538,7 +586,9 @@ class Engine:
             c = ctx.cta_of_warp[w]
             ins = self.lk.instructions[int(self.bar_pc[w])]
             lines.append(f"  block ({ctx.ctaid_x[c]}, {ctx.ctaid_y[c]}, {ctx.ctaid_z[c]}) warp {ctx.warp_in_cta[w]} "
-                         f"waits at barrier {self.at_bar[w]} (PTX line {ins.line}: {ins.text})")
+                         f"waits at {'the cluster barrier' if self.at_bar[w] == CLUSTER_BARRIER else 'barrier'}"
+                         f"{'' if self.at_bar[w] == CLUSTER_BARRIER else ' ' + str(self.at_bar[w])} "
+                         f"(PTX line {ins.line}: {ins.text})")
         others = np.flatnonzero(~self.done & (self.at_bar < 0))
         raise KernelRuntimeError(
             f"barrier deadlock in kernel {self.lk.name}: no warp can make progress\n" + "\n".join(lines)

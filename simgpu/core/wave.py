@@ -12,6 +12,7 @@ import numpy as np
 
 from simgpu.errors import KernelRuntimeError
 from simgpu.exec.memory import (
+    CLUSTER_RANK_SHIFT,
     CONST_WINDOW,
     FUNC_PARAM_BASE,
     LOCAL_WINDOW,
@@ -69,6 +70,13 @@ class WaveContext:
         self.ctaid_y = ((cid // grid[0]) % grid[1]).astype(np.uint32)
         self.ctaid_z = (cid // (grid[0] * grid[1])).astype(np.uint32)
         self.cta_ids = cid
+        dims = lk.cluster_dims or (1, 1, 1)
+        self.cluster_dims = tuple(int(d) for d in dims) + (1,) * (3 - len(dims))
+        # each CTA's cluster, numbered within the wave (cluster barriers: core/engine.py)
+        key = ((self.ctaid_x // self.cluster_dims[0]).astype(np.int64)
+               + (1 << 20) * (self.ctaid_y // self.cluster_dims[1]).astype(np.int64)
+               + (1 << 40) * (self.ctaid_z // self.cluster_dims[2]).astype(np.int64))
+        _, self.cluster_of_cta = np.unique(key, return_inverse=True)
         self.sm_of_cta = sm_of_cta.astype(np.int64)
         self.sm_of_warp = self.sm_of_cta[self.cta_of_warp]
         self.shared_bytes = shared_bytes
@@ -221,12 +229,16 @@ class WaveContext:
             return idx, a
         if space == "shared":
             off = addr[m]
+            cta = np.broadcast_to(self.cta_of_warp[ws][:, None], m.shape)[m]
+            rank1 = off >> np.uint64(CLUSTER_RANK_SHIFT)
+            if rank1.any():  # another CTA's shared memory (mapa): distributed shared memory
+                cta = self._cluster_peer(cta, rank1.astype(np.int64) - 1, ws, m, addr)
+                off = off & np.uint64((1 << CLUSTER_RANK_SHIFT) - 1)
             if (off + np.uint64(size) > np.uint64(self.shared_bytes)).any():
                 bad = m.copy()
                 bad[m] = off + np.uint64(size) > np.uint64(self.shared_bytes)
                 self._fault(f"out-of-bounds shared address 0x{{addr:x}} (the block has {self.shared_bytes} "
                             "bytes of shared memory)", ws, bad, addr)
-            cta = np.broadcast_to(self.cta_of_warp[ws][:, None], m.shape)[m]
             return self.smem, cta.astype(np.uint64) * np.uint64(self.smem_stride) + off
         if space == "local":
             off = addr[m]
@@ -290,6 +302,26 @@ class WaveContext:
         acquire and fence instructions)."""
         if self.memsys is not None and m.any():
             self.memsys.l1.invalidate(np.unique(self.sm_of_warp[ws][m.any(axis=1)]))
+
+    def _cluster_peer(self, cta: np.ndarray, rank: np.ndarray, ws, m: np.ndarray, addr: np.ndarray) -> np.ndarray:
+        """The wave's index of the CTA of rank `rank` (-1: the CTA itself) in each source CTA's cluster."""
+        dx, dy, dz = self.cluster_dims
+        size = dx * dy * dz
+        if (rank >= size).any():
+            bad = m.copy()
+            bad[m] = rank >= size
+            self._fault(f"shared::cluster address 0x{{addr:x}} names a CTA rank past the cluster's {size}", ws, bad,
+                        addr)
+        own = rank < 0
+        r = np.where(own, 0, rank)
+        x = self.ctaid_x[cta] // dx * dx + r % dx
+        y = self.ctaid_y[cta] // dy * dy + (r // dx) % dy
+        z = self.ctaid_z[cta] // dz * dz + r // (dx * dy)
+        linear = x + self.grid[0] * (y + self.grid[1] * z) - int(self.cta_ids[0])
+        if ((linear < 0) | (linear >= len(self.cta_ids))).any():
+            raise KernelRuntimeError(f"distributed shared memory: a cluster's CTAs are not all resident together "
+                                     f"({self.where()})")
+        return np.where(own, cta, linear).astype(np.int64)
 
     def _spaces(self, space: str, m: np.ndarray, addr: np.ndarray):
         if space == "generic":

@@ -12,9 +12,9 @@ Forms (`handles` says which instructions come here; `build` makes their closures
   (and `.shared::cta` as destination, `.L2::cache_hint`), `cp.async.bulk.global.shared::cta.bulk_group
   [dst], [src], size`, `cp.async.bulk.commit_group`, `cp.async.bulk.wait_group{.read} N`,
   `cp.async.bulk.prefetch.L2.global` (a no-op, like prefetch).
-* `.shared::cluster` addresses are taken as the CTA's own shared memory: in a CTA that is not part
-  of a real cluster that is what they are, and simgpu has no way to name another CTA's (`mapa` is
-  refused in ops.build, ops.CLUSTER_UNSUPPORTED). Refused with UnsupportedInstructionError:
+* `.shared::cluster` addresses name the CTA's own shared memory, or another CTA's of its cluster
+  when `mapa` made them (exec/memory.CLUSTER_RANK_SHIFT, core/wave.py `_resolve`): an arrive on a
+  peer's mbarrier reaches the peer's object. Refused with UnsupportedInstructionError:
   `.multicast::cluster` and shared-to-shared::cluster copies (distributed shared memory),
   `cp.async.bulk.tensor` (needs a tensor map; today the PTX parser already stops at its
   `[tensorMap, {coords}]` operand), `.cp_mask` and `.ignore_oob`.

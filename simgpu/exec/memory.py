@@ -19,6 +19,10 @@ SHARED_WINDOW = 0x0001_0000_0000_0000  # generic address of shared offset 0
 LOCAL_WINDOW = 0x0002_0000_0000_0000  # generic address of local offset 0
 CONST_WINDOW = 0x0003_0000_0000_0000  # generic address of const offset 0
 WINDOW_SIZE = 0x0000_0001_0000_0000  # each window spans 4 GiB
+# A shared::cluster address of another CTA of the cluster (mapa): its rank + 1 above the offset
+# (a CTA has at most 228 KB of shared memory, below bit 24), in the 32-bit shared window and in the
+# generic one alike; rank bits 0 name the CTA's own shared memory (core/wave.py _resolve)
+CLUSTER_RANK_SHIFT = 24
 FUNC_PARAM_BASE = 0x1000_0000  # .param addresses of device-function parameters (per thread)
 
 UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}

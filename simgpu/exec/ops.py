@@ -20,7 +20,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from simgpu.errors import UnsupportedInstructionError
+from simgpu.errors import KernelRuntimeError, UnsupportedInstructionError
 from simgpu.exec import alu, mbarrier, mma, wmma
 from simgpu.exec.values import TYPE_INFO, from_raw, imm_value, is_float, is_signed, to_raw, type_bits, type_bytes
 from simgpu.frontend.ptx.ast import Addr, Imm, Instruction, Reg, Special, Sym, Vec
@@ -733,7 +733,8 @@ def _build_cvt_fp8(ins, o: Operands):
 
 
 def _build_cvta(ins, link, o: Operands):
-    space = next((x for x in ins.mods if x in ("global", "shared", "local", "const", "param")), None)
+    space = next((x.split("::")[0] for x in ins.mods if x.split("::")[0] in ("global", "shared", "local", "const",
+                                                                                  "param")), None)
     to = "to" in ins.mods
     t = _type_of(ins.mods, ins, link, "u64")
     s = o.raw_src(ins.operands[1])
@@ -1211,12 +1212,38 @@ BUILDERS.update({
     "wmma": wmma.build,  # wmma.load / wmma.store / wmma.mma (exec/wmma.py)
     "mma": mma.build_mma, "ldmatrix": mma.build_ldmatrix, "stmatrix": mma.build_stmatrix,  # exec/mma.py
     "mbarrier": mbarrier.build,  # mbarrier objects and cp.async.bulk (exec/mbarrier.py, dispatched by build)
+    "mapa": lambda ins, link, o: _build_mapa(ins, link, o),  # distributed shared memory addresses
 })
 
 
-CLUSTER_UNSUPPORTED = ("thread-block clusters' barriers and distributed shared memory (barrier.cluster, mapa, "
-                       "ld/st/atom .shared::cluster) are not supported by simgpu (the cluster shape of "
-                       "__cluster_dims__ and the cluster ranks and ids are)")
+CLUSTER_UNSUPPORTED = ("this thread-block cluster operation is not supported by simgpu (cluster barriers, mapa "
+                       "and ld/st/atom/red .shared::cluster are; multicast and asynchronous cluster copies "
+                       "and reductions are not)")
+
+
+def _build_mapa(ins, link, o: Operands):
+    """mapa{.shared::cluster}.{u32,u64} d, a, rank: the address of a's location in the shared memory of
+    the cluster's CTA `rank` (exec/memory.CLUSTER_RANK_SHIFT; without .shared::cluster, generic)."""
+    from simgpu.exec.memory import CLUSTER_RANK_SHIFT, SHARED_WINDOW
+
+    t = "u64" if "u64" in ins.mods else "u32"
+    a = o.src(ins.operands[1], t)
+    rank = o.src(ins.operands[2], "u32")
+    d = o.dst(ins.operands[0], t)
+    low = np.uint64((1 << CLUSTER_RANK_SHIFT) - 1)
+    generic = not any(m.startswith("shared") for m in ins.mods)
+    base = np.uint64(SHARED_WINDOW if generic else 0)
+
+    def f(ctx, ws, m):
+        src = np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape)
+        r = np.broadcast_to(np.asarray(rank(ctx, ws), np.uint64), m.shape)
+        size = int(np.prod(ctx.cluster_dims))
+        if (r >= np.uint64(size))[m].any():
+            bad = m & (r >= np.uint64(size))
+            raise KernelRuntimeError(f"mapa to CTA rank {int(r[bad][0])} of a cluster of {size} in "
+                                     f"{ctx.where(ws, bad)}")
+        d(ctx, ws, m, base + ((r + np.uint64(1)) << np.uint64(CLUSTER_RANK_SHIFT)) + ((src - base) & low))
+    return f
 
 
 def invalidates_l1(ins: Instruction) -> bool:
@@ -1256,11 +1283,13 @@ def _build(ins: Instruction, link) -> Exec:
         # bar.warp.sync (__syncwarp): the lanes of a warp that reach it run together here already,
         # and memory is sequentially consistent, so it has nothing left to do
         return lambda ctx, ws, m: None
-    own_cta = mbarrier.handles(ins)  # mbarrier.*, cp.async.mbarrier.arrive, cp.async.bulk.*: their
-    # .shared::cluster forms name the CTA's own shared memory (exec/mbarrier.py); mapa stays refused
+    own_cta = mbarrier.handles(ins)  # mbarrier.*, cp.async.mbarrier.arrive, cp.async.bulk.* (exec/mbarrier.py)
     if ins.opcode == "cp" and ins.mods[:1] == ("async",) and not own_cta:
         return _build_cp_async(ins, link, Operands(ins, link))
-    if not own_cta and (ins.opcode == "mapa" or any(m.endswith("::cluster") for m in ins.mods)):
+    dsmem = ins.opcode == "mapa" or (ins.opcode in ("ld", "st", "atom", "red", "cvta", "isspacep")
+                                     and "shared::cluster" in ins.mods
+                                      and not any(m in ("async", "multimem") for m in ins.mods))
+    if not own_cta and not dsmem and any(m.endswith("::cluster") for m in ins.mods):
         raise link.error(CLUSTER_UNSUPPORTED, ins)
     builder = mbarrier.build if own_cta else BUILDERS.get(ins.opcode)
     if builder is None:

@@ -37,7 +37,7 @@ _WRITE_OPCODES = frozenset({"st", "atom", "red", "cp", "mbarrier", "stmatrix", "
 
 @dataclass
 class BarrierInfo:
-    kind: str  # "sync", "arrive", "red"
+    kind: str  # "sync", "arrive", "red", "cluster_arrive", "cluster_wait"
     barrier_id: object  # getter or int
     count: object  # getter or None
     red_op: str | None = None  # popc / and / or
@@ -426,8 +426,10 @@ class _Linker:
         o = ops.Operands(ins, self)
         mods = ins.mods
         kind = "arrive" if "arrive" in mods else "red" if "red" in mods else "sync"
-        if "cluster" in mods:
-            raise self.error(ops.CLUSTER_UNSUPPORTED, ins)
+        if "cluster" in mods:  # barrier.cluster.arrive / .wait: every thread of the cluster (core/engine.py)
+            if kind not in ("arrive",) and "wait" not in mods:
+                raise self.error(ops.CLUSTER_UNSUPPORTED, ins)
+            return BarrierInfo("cluster_" + ("arrive" if kind == "arrive" else "wait"), None, None)
         if not ins.operands:
             raise self.error("barrier without a barrier number", ins)
         bid = o.src(ins.operands[0], "u32")

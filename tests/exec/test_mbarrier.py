@@ -250,12 +250,24 @@ extern "C" __global__ void misuse(int what, unsigned* rec) {
 '''
 
 MAPA = HELPERS + r'''
-extern "C" __global__ void remote(unsigned* rec) {
+// A cluster of 2: each CTA's thread 0 arrives on its partner's mbarrier (mapa), then every thread
+// of the CTA waits on its own one, which only the partner completes.
+extern "C" __global__ void __cluster_dims__(2, 1, 1) remote(unsigned* rec) {
   __shared__ u64 bar;
-  unsigned r;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(r) : "r"(sa(&bar)), "r"(1u));
-  asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0], 1;" :: "r"(r) : "memory");
-  rec[0] = r;
+  __shared__ unsigned value;
+  if (threadIdx.x == 0) { mb_init(&bar, 1); value = 0; }
+  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+  if (threadIdx.x == 0) {
+    unsigned peer_bar, peer_val, rank;
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(peer_bar) : "r"(sa(&bar)), "r"(rank ^ 1u));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(peer_val) : "r"(sa(&value)), "r"(rank ^ 1u));
+    asm volatile("st.shared::cluster.u32 [%0], %1;" :: "r"(peer_val), "r"(100u + blockIdx.x) : "memory");
+    asm volatile("mbarrier.arrive.release.cluster.shared::cluster.b64 _, [%0], 1;" :: "r"(peer_bar) : "memory");
+  }
+  while (!mb_test_parity(&bar, 0)) { }
+  rec[blockIdx.x * blockDim.x + threadIdx.x] = value;
+  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
 '''
 
@@ -463,9 +475,13 @@ def test_undefined_mbarrier_use_is_an_error(what, match):
     assert "kernel misuse" in str(e.value) and "thread (3, 0, 0)" in str(e.value)
 
 
-def test_another_ctas_barrier_is_not_supported():
-    with pytest.raises(UnsupportedInstructionError, match="not supported"):
-        _fn(MAPA, "remote")((1,), (32,), (sg.zeros(1, np.uint32),))
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_an_arrive_on_another_ctas_barrier(engine):
+    """Distributed shared memory: a store and an mbarrier arrive on the partner CTA's shared memory."""
+    rec = sg.zeros(4 * 64, np.uint32)
+    with sg.use_engine(engine):
+        _fn(MAPA, "remote")((4,), (64,), (rec,))
+    assert rec.get().reshape(4, 64).tolist() == [[100 + (b ^ 1)] * 64 for b in range(4)]
 
 
 def test_refused_forms_say_why():

@@ -1,6 +1,6 @@
 """Thread-block clusters (__cluster_dims__) and launch bounds: the cluster registers follow the
 kernel's declared cluster shape in both engines, a launch the driver would refuse is refused, and
-what simgpu does not run (cluster barriers, distributed shared memory) is named, never skipped."""
+cluster barriers and distributed shared memory work as on the GPU."""
 
 from __future__ import annotations
 
@@ -60,20 +60,89 @@ def test_a_grid_that_clusters_do_not_tile_is_refused():
         k((3, 6), (32,), (sg.zeros(3 * 6 * 8, np.uint32),))
 
 
-def test_cluster_barriers_and_distributed_shared_memory_are_named():
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_distributed_shared_memory_swap(engine):
+    """cl.sync() (barrier.cluster.arrive.release + wait.acquire) and map_shared_rank (mapa.u64 on a
+    generic address): each CTA reads its partner's shared variable."""
     src = r'''#include <cooperative_groups.h>
     namespace cg = cooperative_groups;
     extern "C" __global__ void __cluster_dims__(2, 1, 1) swap(int* out) {
         __shared__ int s;
         cg::cluster_group cl = cg::this_cluster();
-        if (threadIdx.x == 0) s = blockIdx.x;
+        if (threadIdx.x == 0) s = blockIdx.x * 10 + 1;
         cl.sync();
         if (threadIdx.x == 0) out[blockIdx.x] = *cl.map_shared_rank(&s, cl.block_rank() ^ 1);
+        cl.sync();  // the partner's shared memory lives until both are done
+    }'''
+    out = sg.zeros(8, np.int32)
+    with sg.use_engine(engine):
+        sg.RawKernel(src, "swap")((8,), (32,), (out,))
+    assert out.get().tolist() == [(b ^ 1) * 10 + 1 for b in range(8)]
+
+
+CLUSTER_SUM = r'''#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+extern "C" __global__ void __cluster_dims__(4, 1, 1) csum(const int* x, int* out, int* ranks) {
+    __shared__ int s[96];
+    cg::cluster_group cl = cg::this_cluster();
+    s[threadIdx.x] = x[blockIdx.x * 96 + threadIdx.x];
+    cl.sync();
+    int acc = 0;
+    for (unsigned q = 0; q < cl.num_blocks(); ++q) acc += cl.map_shared_rank(s, q)[threadIdx.x];
+    if (threadIdx.x < 32) atomicAdd(cl.map_shared_rank(&s[threadIdx.x], 0), 1);  // DSMEM atomics to rank 0
+    cl.sync();
+    out[blockIdx.x * 96 + threadIdx.x] = acc;
+    if (threadIdx.x < 32 && cl.block_rank() == 0) ranks[(blockIdx.x / 4) * 32 + threadIdx.x] = s[threadIdx.x];
+}'''
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_cluster_reduction_through_distributed_shared_memory(engine):
+    """Every CTA sums one element over its cluster of 4 from the others' shared memory; 4 x 32 lanes
+    add 1 to rank 0's first 32 words (atomics on another CTA's shared memory). 2,800 CTAs of 3 warps
+    take two waves, and the engine's 8,192-warp wave (2,730 CTAs) would split a cluster were the
+    waves not rounded to whole clusters."""
+    blocks = 700 * 4
+    x = np.random.default_rng(1).integers(0, 100, blocks * 96).astype(np.int32)
+    out, ranks = sg.zeros(blocks * 96, np.int32), sg.zeros(blocks // 4 * 32, np.int32)
+    with sg.use_engine(engine):
+        rep = sg.RawKernel(CLUSTER_SUM, "csum")((blocks,), (96,), (sg.asarray(x), out, ranks))
+    sums = x.reshape(-1, 4, 96).sum(1)
+    np.testing.assert_array_equal(out.get().reshape(-1, 4, 96), np.repeat(sums[:, None, :], 4, 1))
+    np.testing.assert_array_equal(ranks.get().reshape(-1, 32), x.reshape(-1, 4, 96)[:, 0, :32] + 4)
+    assert rep.metrics["launch__waves_per_multiprocessor"] > 1
+
+
+def test_cluster_barrier_waits_for_every_cta_of_the_cluster():
+    """Rank 1 publishes only after a long loop; rank 0 reads it after cl.sync(): without the wait it
+    would read 0."""
+    src = r'''#include <cooperative_groups.h>
+    namespace cg = cooperative_groups;
+    extern "C" __global__ void __cluster_dims__(2, 1, 1) late(const int* n, int* out) {
+        __shared__ int s;
+        cg::cluster_group cl = cg::this_cluster();
+        if (cl.block_rank() == 1 && threadIdx.x == 0) { int a = 0; for (int i = 0; i < n[0]; ++i) a += i; s = a; }
+        cl.sync();
+        if (cl.block_rank() == 0 && threadIdx.x == 0) out[blockIdx.x / 2] = *cl.map_shared_rank(&s, 1);
         cl.sync();
     }'''
-    with pytest.raises(sg.UnsupportedInstructionError, match="thread-block clusters' barriers and distributed "
-                                                             r"shared memory .*kernel swap"):
-        sg.RawKernel(src, "swap")((2,), (32,), (sg.zeros(2, np.int32),))
+    out = sg.zeros(2, np.int32)
+    sg.RawKernel(src, "late")((4,), (64,), (sg.asarray(np.array([300], np.int32)), out))
+    assert out.get().tolist() == [sum(range(300))] * 2
+
+
+def test_a_rank_past_the_cluster_is_a_clear_error():
+    src = r'''#include <cooperative_groups.h>
+    namespace cg = cooperative_groups;
+    extern "C" __global__ void __cluster_dims__(2, 1, 1) bad(int* out, int r) {
+        __shared__ int s;
+        cg::cluster_group cl = cg::this_cluster();
+        s = 1;
+        cl.sync();
+        out[blockIdx.x] = *cl.map_shared_rank(&s, r);
+    }'''
+    with pytest.raises(sg.KernelRuntimeError, match=r"mapa to CTA rank 5 of a cluster of 2 .*kernel bad"):
+        sg.RawKernel(src, "bad")((2,), (32,), (sg.zeros(2, np.int32), np.int32(5)))
 
 
 def test_launch_bounds_are_enforced():
