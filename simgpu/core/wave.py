@@ -77,6 +77,9 @@ class WaveContext:
                + (1 << 20) * (self.ctaid_y // self.cluster_dims[1]).astype(np.int64)
                + (1 << 40) * (self.ctaid_z // self.cluster_dims[2]).astype(np.int64))
         _, self.cluster_of_cta = np.unique(key, return_inverse=True)
+        dx, dy, dz = self.cluster_dims
+        self.cluster_rank_of_cta = ((self.ctaid_x % dx) + dx * ((self.ctaid_y % dy) + dy * (self.ctaid_z % dz))
+                                    ).astype(np.uint64)
         self.sm_of_cta = sm_of_cta.astype(np.int64)
         self.sm_of_warp = self.sm_of_cta[self.cta_of_warp]
         self.shared_bytes = shared_bytes
@@ -285,6 +288,13 @@ class WaveContext:
             walk_op = self.lk.l1_policy.get(self.pc, op) if op == "ld" else op  # ld_bypass / ld_last_use
             ms.global_access(walk_op, self.pc, sms[rows], addr[rows], m[rows], nbytes, self.warp_uid[ws][rows])
         elif space == "shared":
+            # lanes in another CTA's shared memory (distributed shared memory) are not LSU shared
+            # accesses of this SM: the H200 counted neither their instructions nor their wavefronts
+            # (validation/clusters)
+            m = m & self._own_cta(ws, addr)
+            rows = m.any(axis=1)
+            if not rows.any():
+                return
             ms.shared_access(op, self.pc, addr[rows], m[rows], nbytes,
                              None if min_wavefronts is None else min_wavefronts[rows])
         elif space == "local":
@@ -302,6 +312,13 @@ class WaveContext:
         acquire and fence instructions)."""
         if self.memsys is not None and m.any():
             self.memsys.l1.invalidate(np.unique(self.sm_of_warp[ws][m.any(axis=1)]))
+
+    def _own_cta(self, ws, shared_offsets: np.ndarray) -> np.ndarray:
+        """Which shared offsets of warps ws name their own CTA's shared memory: no cluster rank above
+        the offset (exec/memory.CLUSTER_RANK_SHIFT), or the CTA's own rank (mapa to itself)."""
+        bits = np.asarray(shared_offsets, np.uint64) >> np.uint64(CLUSTER_RANK_SHIFT)
+        own = self.cluster_rank_of_cta[self.cta_of_warp[ws]][:, None] + np.uint64(1)
+        return (bits == 0) | (bits == own)
 
     def _cluster_peer(self, cta: np.ndarray, rank: np.ndarray, ws, m: np.ndarray, addr: np.ndarray) -> np.ndarray:
         """The wave's index of the CTA of rank `rank` (-1: the CTA itself) in each source CTA's cluster."""
@@ -328,18 +345,27 @@ class WaveContext:
             return [(s, mm, a) for s, mm, a in self._split_generic(addr, m) if mm.any()]
         return [(space, m, addr)]
 
-    def _count(self, m: np.ndarray, space: str = "", addr: np.ndarray | None = None) -> None:
-        """One memory instruction per warp with an active lane, by its static class; a generic one
+    def _count(self, m: np.ndarray, ws=None, space: str = "", addr: np.ndarray | None = None) -> None:
+        """One memory instruction per warp with an active lane, by its static class. A generic one
         whose lanes all reach global memory counts as global, as ncu counts LD.E / ATOM.E there
-        (validation/typical8's grid_sync_normalize: its generic atom.release.gpu in op_global_atom)."""
+        (validation/typical8's grid_sync_normalize: its generic atom.release.gpu in op_global_atom),
+        one with lanes in its CTA's own shared memory as shared; a shared one only with lanes in its
+        own CTA's (the H200 counted none for warps whose lanes all went to other CTAs of the cluster:
+        validation/clusters)."""
+        ws_rows = ws
         cls = self.lk.mem_class[self.pc]
         rows = m.any(axis=1)
-        if cls is not None and cls.startswith("generic_") and space == "generic" and addr is not None:
-            on_global = self._split_generic(np.broadcast_to(addr, m.shape), m)[0][1]
-            to_global = rows & ~(m & ~on_global).any(axis=1)
-            glob = "global_" + cls[len("generic_"):]
-            self.class_counts[glob] = self.class_counts.get(glob, 0) + int(to_global.sum())
-            rows = rows & ~to_global
+        dynamic = addr is not None and ws is not None
+        if cls is not None and cls.startswith("generic_") and space == "generic" and dynamic:
+            parts = self._split_generic(np.broadcast_to(addr, m.shape), m)
+            to_global = rows & ~(m & ~parts[0][1]).any(axis=1)
+            to_shared = ~to_global & (parts[1][1] & self._own_cta(ws_rows, parts[1][2])).any(axis=1)
+            for sp, sel in (("global", to_global), ("shared", to_shared)):
+                key = sp + "_" + cls[len("generic_"):]
+                self.class_counts[key] = self.class_counts.get(key, 0) + int(sel.sum())
+            rows = rows & ~to_global & ~to_shared
+        elif cls is not None and cls.startswith("shared_") and dynamic:
+            rows = (m & self._own_cta(ws_rows, np.broadcast_to(addr, m.shape))).any(axis=1)
         if cls is not None and not (self.local_in_registers and cls.startswith("local")):
             self.class_counts[cls] = self.class_counts.get(cls, 0) + int(rows.sum())
 
@@ -360,7 +386,7 @@ class WaveContext:
         (a member of an LDS.64/128 group counts only once, at its leader, as one wide access)."""
         group = self._vector_group(space, m, addr)
         if group is None or group[2]:
-            self._count(m, space, addr)
+            self._count(m, ws, space, addr)
         for sp, mm, a in self._spaces(space, m, addr):
             if group is None:
                 self._account(sp, "ld", ws, mm, a, size * count)
@@ -376,7 +402,7 @@ class WaveContext:
         least wavefronts (a cp.async's source lines, memory/system.shared_access)."""
         group = self._vector_group(space, m, addr) if op == "st" else None
         if op == "st" and (group is None or group[2]):
-            self._count(m, space, addr)
+            self._count(m, ws, space, addr)
         for sp, mm, a in parts if parts is not None else self._spaces(space, m, addr):
             if group is None:
                 self._account(sp, op, ws, mm, a, size * count, min_wavefronts)
@@ -434,7 +460,7 @@ class WaveContext:
                    b: np.ndarray, c: np.ndarray | None, is_red: bool) -> np.ndarray:
         """Atomics in a deterministic order: warps in issue order, lanes in lane order."""
         old_all = np.zeros(m.shape, np.uint64)
-        self._count(m, space, addr)
+        self._count(m, ws, space, addr)
         for sp, mm, a in self._spaces(space, m, addr):
             as_red = (is_red or self.pc in self.lk.atom_as_red) and sp == "global"
             counted = mm

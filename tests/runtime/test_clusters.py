@@ -141,7 +141,7 @@ def test_a_rank_past_the_cluster_is_a_clear_error():
         cl.sync();
         out[blockIdx.x] = *cl.map_shared_rank(&s, r);
     }'''
-    with pytest.raises(sg.KernelRuntimeError, match=r"mapa to CTA rank 5 of a cluster of 2 .*kernel bad"):
+    with pytest.raises(sg.KernelRuntimeError, match=r"names a CTA rank past the cluster's 2 .*kernel bad"):
         sg.RawKernel(src, "bad")((2,), (32,), (sg.zeros(2, np.int32), np.int32(5)))
 
 
