@@ -653,7 +653,8 @@ _NO_DEST = {"st", "red", "bra", "brx", "call", "ret", "exit", "bar", "barrier", 
 def _defs_uses(ins: Instruction) -> tuple[list[str], list[str]]:
     """Registers an instruction writes and reads (a guarded write also reads: it may keep the old value)."""
     ops = ins.operands
-    n_dest = 0 if ins.opcode in _NO_DEST or (ins.opcode == "wmma" and ins.mods[:1] == ("store",)) else 1
+    n_dest = 0 if ins.opcode in _NO_DEST or (ins.opcode == "wmma" and ins.mods[:1] == ("store",)) \
+        or (ops and isinstance(ops[0], Addr)) else 1  # an address first: written memory (mbarrier.init ...)
     if n_dest and len(ops) > 1 and ins.opcode in ("setp", "shfl", "match", "vote") and isinstance(ops[1], Reg) \
             and not ops[1].name.startswith("!") and ins.opcode != "vote" and (
                 ins.opcode != "setp" or len(ops) >= 4) and (ins.opcode != "shfl" or len(ops) == 6):

@@ -556,3 +556,15 @@ def test_vectorised_arrivals_equal_one_at_a_time(data):
     assert [int(s) for s in states] == want_states
     assert list(completes) == want_completes
     assert [int(w) for w in words] == seq
+
+
+def test_tensor_map_tma_is_named_not_a_parse_error():
+    """cp.async.bulk.tensor's [tensorMap, {coords}] operand used to stop the parser with
+    "unexpected ',' in an address"."""
+    ptx = (".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry t(.param .u64 tm)\n{\n"
+           " .reg .b32 %r<4>; .reg .b64 %rd<4>;\n .shared .align 128 .b8 s[4096];\n .shared .align 8 .b64 bar;\n"
+           " ld.param.u64 %rd1, [tm];\n mov.u32 %r1, s; mov.u32 %r2, bar; mov.u32 %r3, 0;\n"
+           " cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1, {%r3, %r3}],"
+           " [%r2];\n ret;\n}\n")
+    with pytest.raises(UnsupportedInstructionError, match=r"PTX line 11: cp.async.bulk.tensor.*tensor-map TMA"):
+        sg.RawModule(ptx=ptx)

@@ -12,7 +12,7 @@ import functools
 import re
 import struct
 
-from simgpu.errors import PTXParseError
+from simgpu.errors import PTXParseError, UnsupportedInstructionError
 from simgpu.frontend.ptx.ast import (
     Addr,
     Function,
@@ -439,6 +439,11 @@ class _Parser:
         operands: list[Operand] = []
         if opcode == "call":
             operands = self.parse_call_operands()
+        elif (opcode, mods[:3]) == ("cp", ("async", "bulk", "tensor")) or opcode == "tensormap":
+            # its [tensorMap, {coordinates}] operand is no address simgpu reads
+            raise UnsupportedInstructionError(
+                f"PTX line {line}: {op_tok.text}: tensor-map TMA (cp.async.bulk.tensor, tensormap) is not supported "
+                "by simgpu; the 1-D bulk copy (cp.async.bulk, cuda::memcpy_async on a cuda::barrier) is")
         else:
             while self.tok.text != ";":
                 if self.tok.kind == "eof":
