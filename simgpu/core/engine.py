@@ -42,6 +42,7 @@ from simgpu.errors import KernelRuntimeError
 from simgpu.exec.program import ALU, BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
 
 LANE_BITS = np.uint32(1) << np.arange(32, dtype=np.uint32)
+FULL = np.uint32(0xFFFFFFFF)
 STARVED_STEPS = 20_000  # steps a ready warp may wait before the scheduler turns fair
 FAIR_STEPS = 20_000  # steps it then stays fair
 SPIN_CHECK_WAIT = 256  # a ready warp has waited this long: loop heads check for spinning warps
@@ -58,7 +59,6 @@ def spin_hash_multipliers(num_regs: int) -> np.ndarray:
     modulo 2**64 (both engines compute the same)."""
     rng = np.random.default_rng(0x5EED)
     return rng.integers(0, 2**63, size=(max(1, num_regs), 32), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
-FULL = np.uint32(0xFFFFFFFF)
 
 
 def mask_to_bool(bits: np.ndarray) -> np.ndarray:
@@ -113,7 +113,7 @@ class Engine:
         threads = block[0] * block[1] * block[2]
         wpc = -(-threads // 32)
         self.ctas_per_wave = max(1, min(ctas_per_wave, max(1, max_warps_per_wave // wpc)))
-        dims = tuple(lk.cluster_dims or (1, 1, 1)) + (1,) * 3
+        dims = lk.cluster_dims or (1, 1, 1)
         if dims[0] * dims[1] * dims[2] > 1:  # a cluster's CTAs are resident together: never split one
             total = grid[0] * grid[1] * grid[2]
             if dims[1] == dims[2] == 1:  # 1-D clusters are consecutive CTAs
@@ -191,7 +191,7 @@ class Engine:
         self.cluster_of_warp = ctx.cluster_of_cta[ctx.cta_of_warp]
         self.cl_arrived = np.zeros(W, np.uint32)
         self.cl_arrived_in = np.full(W, -1, np.int64)
-        self.cl_phase = np.zeros(int(ctx.cluster_of_cta.max()) + 1, np.int64)
+        self.cl_phase = np.zeros(len(ctx.cta_of_cluster_rank), np.int64)
         self.valid_lanes = bool_to_mask(ctx.thread_valid)
         self._full_bool = np.ones((W, 32), dtype=bool)
         self._ready = None  # warps that may issue; recomputed when a warp finishes or a barrier changes
@@ -524,7 +524,6 @@ class Engine:
             waiting = sel[self.cl_phase[cl] <= self.cl_arrived_in[sel]]
             self.at_bar[waiting] = CLUSTER_BARRIER
             self.bar_pc[waiting] = p
-            self.bar_count[waiting] = 0
             self._ready = None
         self.release_cluster_barriers(np.unique(cl))
 

@@ -70,16 +70,17 @@ class WaveContext:
         self.ctaid_y = ((cid // grid[0]) % grid[1]).astype(np.uint32)
         self.ctaid_z = (cid // (grid[0] * grid[1])).astype(np.uint32)
         self.cta_ids = cid
-        dims = lk.cluster_dims or (1, 1, 1)
-        self.cluster_dims = tuple(int(d) for d in dims) + (1,) * (3 - len(dims))
-        # each CTA's cluster, numbered within the wave (cluster barriers: core/engine.py)
-        key = ((self.ctaid_x // self.cluster_dims[0]).astype(np.int64)
-               + (1 << 20) * (self.ctaid_y // self.cluster_dims[1]).astype(np.int64)
-               + (1 << 40) * (self.ctaid_z // self.cluster_dims[2]).astype(np.int64))
+        # clusters (the parser gives __cluster_dims__ as 3 numbers): each CTA's cluster, numbered within
+        # the wave, its rank in it (x fastest), and the wave's CTA of each (cluster, rank), -1 when
+        # not in this wave (cluster barriers: core/engine.py; distributed shared memory: _resolve)
+        self.cluster_dims = dx, dy, dz = lk.cluster_dims or (1, 1, 1)
+        key = ((self.ctaid_x // dx).astype(np.int64) + (1 << 20) * (self.ctaid_y // dy).astype(np.int64)
+               + (1 << 40) * (self.ctaid_z // dz).astype(np.int64))
         _, self.cluster_of_cta = np.unique(key, return_inverse=True)
-        dx, dy, dz = self.cluster_dims
         self.cluster_rank_of_cta = ((self.ctaid_x % dx) + dx * ((self.ctaid_y % dy) + dy * (self.ctaid_z % dz))
-                                    ).astype(np.uint64)
+                                    ).astype(np.int64)
+        self.cta_of_cluster_rank = np.full((int(self.cluster_of_cta.max()) + 1, dx * dy * dz), -1, np.int64)
+        self.cta_of_cluster_rank[self.cluster_of_cta, self.cluster_rank_of_cta] = np.arange(n_cta)
         self.sm_of_cta = sm_of_cta.astype(np.int64)
         self.sm_of_warp = self.sm_of_cta[self.cta_of_warp]
         self.shared_bytes = shared_bytes
@@ -170,7 +171,7 @@ class WaveContext:
     def _cluster_special(self, base: str, comp: str, ws) -> np.ndarray:
         """The thread-block cluster registers: the grid is tiled by clusters of the kernel's
         __cluster_dims__ shape (.reqnctapercluster), or of one CTA when it declares none."""
-        dims = self.lk.cluster_dims or (1, 1, 1)
+        dims = self.cluster_dims
         if base == "%is_explicit_cluster":
             return np.uint64(1 if self.lk.explicit_cluster else 0)
         if base == "%cluster_nctarank":
@@ -178,12 +179,11 @@ class WaveContext:
         if base in ("%cluster_nctaid", "%nclusterid"):
             i = "xyz".index(comp)
             return np.uint64(dims[i] if base == "%cluster_nctaid" else self.grid[i] // dims[i])
-        ids = [(arr[self.cta_of_warp[ws]].astype(np.uint64)[:, None], np.uint64(d))
-               for arr, d in zip((self.ctaid_x, self.ctaid_y, self.ctaid_z), dims)]
         if base == "%cluster_ctarank":  # the CTA's rank in its cluster, x fastest
-            (x, dx), (y, dy), (z, dz) = ids
-            return (x % dx) + dx * ((y % dy) + dy * (z % dz))
-        c, d = ids["xyz".index(comp)]
+            return self.cluster_rank_of_cta[self.cta_of_warp[ws]].astype(np.uint64)[:, None]
+        i = "xyz".index(comp)
+        c = (self.ctaid_x, self.ctaid_y, self.ctaid_z)[i][self.cta_of_warp[ws]].astype(np.uint64)[:, None]
+        d = np.uint64(dims[i])
         if base == "%cluster_ctaid":
             return c % d
         if base == "%clusterid":
@@ -317,28 +317,22 @@ class WaveContext:
         """Which shared offsets of warps ws name their own CTA's shared memory: no cluster rank above
         the offset (exec/memory.CLUSTER_RANK_SHIFT), or the CTA's own rank (mapa to itself)."""
         bits = np.asarray(shared_offsets, np.uint64) >> np.uint64(CLUSTER_RANK_SHIFT)
-        own = self.cluster_rank_of_cta[self.cta_of_warp[ws]][:, None] + np.uint64(1)
+        own = self.cluster_rank_of_cta[self.cta_of_warp[ws]].astype(np.uint64)[:, None] + np.uint64(1)
         return (bits == 0) | (bits == own)
 
     def _cluster_peer(self, cta: np.ndarray, rank: np.ndarray, ws, m: np.ndarray, addr: np.ndarray) -> np.ndarray:
         """The wave's index of the CTA of rank `rank` (-1: the CTA itself) in each source CTA's cluster."""
-        dx, dy, dz = self.cluster_dims
-        size = dx * dy * dz
+        size = self.cta_of_cluster_rank.shape[1]
         if (rank >= size).any():
             bad = m.copy()
             bad[m] = rank >= size
             self._fault(f"shared::cluster address 0x{{addr:x}} names a CTA rank past the cluster's {size}", ws, bad,
                         addr)
-        own = rank < 0
-        r = np.where(own, 0, rank)
-        x = self.ctaid_x[cta] // dx * dx + r % dx
-        y = self.ctaid_y[cta] // dy * dy + (r // dx) % dy
-        z = self.ctaid_z[cta] // dz * dz + r // (dx * dy)
-        linear = x + self.grid[0] * (y + self.grid[1] * z) - int(self.cta_ids[0])
-        if ((linear < 0) | (linear >= len(self.cta_ids))).any():
+        peer = np.where(rank < 0, cta, self.cta_of_cluster_rank[self.cluster_of_cta[cta], np.maximum(rank, 0)])
+        if (peer < 0).any():
             raise KernelRuntimeError(f"distributed shared memory: a cluster's CTAs are not all resident together "
                                      f"({self.where()})")
-        return np.where(own, cta, linear).astype(np.int64)
+        return peer
 
     def _spaces(self, space: str, m: np.ndarray, addr: np.ndarray):
         if space == "generic":
@@ -352,20 +346,19 @@ class WaveContext:
         one with lanes in its CTA's own shared memory as shared; a shared one only with lanes in its
         own CTA's (the H200 counted none for warps whose lanes all went to other CTAs of the cluster:
         validation/clusters)."""
-        ws_rows = ws
         cls = self.lk.mem_class[self.pc]
         rows = m.any(axis=1)
         dynamic = addr is not None and ws is not None
         if cls is not None and cls.startswith("generic_") and space == "generic" and dynamic:
             parts = self._split_generic(np.broadcast_to(addr, m.shape), m)
             to_global = rows & ~(m & ~parts[0][1]).any(axis=1)
-            to_shared = ~to_global & (parts[1][1] & self._own_cta(ws_rows, parts[1][2])).any(axis=1)
+            to_shared = ~to_global & (parts[1][1] & self._own_cta(ws, parts[1][2])).any(axis=1)
             for sp, sel in (("global", to_global), ("shared", to_shared)):
                 key = sp + "_" + cls[len("generic_"):]
                 self.class_counts[key] = self.class_counts.get(key, 0) + int(sel.sum())
             rows = rows & ~to_global & ~to_shared
         elif cls is not None and cls.startswith("shared_") and dynamic:
-            rows = (m & self._own_cta(ws_rows, np.broadcast_to(addr, m.shape))).any(axis=1)
+            rows = (m & self._own_cta(ws, np.broadcast_to(addr, m.shape))).any(axis=1)
         if cls is not None and not (self.local_in_registers and cls.startswith("local")):
             self.class_counts[cls] = self.class_counts.get(cls, 0) + int(rows.sum())
 

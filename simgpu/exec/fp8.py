@@ -29,6 +29,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simgpu.exec.alu import f16x2_split
+
 
 @dataclass(frozen=True)
 class Fp8Format:
@@ -143,9 +145,7 @@ def encode_pair(hi: np.ndarray, lo: np.ndarray, fmt: str | Fp8Format, relu: bool
 
 def encode_f16x2(packed: np.ndarray, fmt: str | Fp8Format, relu: bool = False) -> np.ndarray:
     """`cvt.rn.satfinite{.relu}.<fmt>x2.f16x2 d, a`: each f16 half of a (bits) to the matching byte."""
-    u = np.asarray(packed).astype(np.uint32)
-    lo = (u & np.uint32(0xFFFF)).astype(np.uint16).view(np.float16)
-    hi = (u >> np.uint32(16)).astype(np.uint16).view(np.float16)
+    lo, hi = f16x2_split(packed)  # as float32: exact
     return encode_pair(hi, lo, fmt, relu)
 
 

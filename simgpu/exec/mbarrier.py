@@ -14,10 +14,11 @@ Forms (`handles` says which instructions come here; `build` makes their closures
   `cp.async.bulk.prefetch.L2.global` (a no-op, like prefetch).
 * `.shared::cluster` addresses name the CTA's own shared memory, or another CTA's of its cluster
   when `mapa` made them (exec/memory.CLUSTER_RANK_SHIFT, core/wave.py `_resolve`): an arrive on a
-  peer's mbarrier reaches the peer's object. Refused with UnsupportedInstructionError:
-  `.multicast::cluster` and shared-to-shared::cluster copies (distributed shared memory),
-  `cp.async.bulk.tensor` (needs a tensor map; today the PTX parser already stops at its
-  `[tensorMap, {coords}]` operand), `.cp_mask` and `.ignore_oob`.
+  peer's mbarrier reaches the peer's object (a bulk copy's shared address must be the CTA's own:
+  a peer's is refused as out of the block's shared memory). Refused with
+  UnsupportedInstructionError: `.multicast::cluster` and shared-to-shared::cluster copies (bulk
+  copies into distributed shared memory), `.cp_mask` and `.ignore_oob`; `cp.async.bulk.tensor`
+  (it needs a tensor map) already by the PTX parser.
 
 Semantics (PTX ISA 8.x, "mbarrier"): an object holds its phase, the pending and the expected
 arrival counts and the tx-count; init sets phase 0, pending = expected = count, tx-count 0. A phase
@@ -376,9 +377,7 @@ def _build_update(ins: Instruction, o: Operands, kind: str, addr_op, state_op=No
 
 
 # --------------------------------------------------------------------------- bulk copies
-_BULK_REFUSED = {"tensor": "cp.async.bulk.tensor needs a tensor map (cuTensorMapEncode*), which simgpu does not "
-                           "model",
-                 "cp_mask": "cp.async.bulk with .cp_mask (sm_100) is not supported",
+_BULK_REFUSED = {"cp_mask": "cp.async.bulk with .cp_mask (sm_100) is not supported",
                  "ignore_oob": "cp.async.bulk with .ignore_oob is not supported"}
 
 
@@ -388,8 +387,8 @@ def _build_bulk(ins: Instruction, link, o: Operands) -> Exec:
         if m_ in mods:
             raise o.error(msg)
     if any(m_.startswith("multicast") for m_ in mods):
-        raise o.error("cp.async.bulk .multicast::cluster writes other CTAs' shared memory: thread-block "
-                      "clusters' distributed shared memory is not supported by simgpu")
+        raise o.error("cp.async.bulk .multicast::cluster writes other CTAs' shared memory: bulk copies into "
+                      "distributed shared memory are not supported by simgpu")
     if mods[2] in ("commit_group", "wait_group", "prefetch"):
         # each bulk copy has completed when it was issued: groups have nothing left to wait for
         return lambda ctx, ws, m: None
@@ -400,7 +399,7 @@ def _build_bulk(ins: Instruction, link, o: Operands) -> Exec:
         return _build_bulk_copy(ins, o, to_shared=False)
     if dst.startswith("shared") and src.startswith("shared"):
         raise o.error("cp.async.bulk from shared::cta to shared::cluster writes another CTA's shared memory: "
-                      "thread-block clusters' distributed shared memory is not supported by simgpu")
+                      "bulk copies into distributed shared memory are not supported by simgpu")
     raise o.error(f"'{ins.full_opcode}' is not supported")
 
 

@@ -674,7 +674,7 @@ def _half_cvt_source(src, mods, dst_t: str):
         if satfinite:
             v = np.where(np.isnan(v), v, np.clip(v, -top, top))
         if relu:
-            v = np.where(v < 0, np.float32(0), np.where(v == 0, np.float32(0), v))
+            v = np.where(v <= 0, np.float32(0), v)  # -0 too; NaN compares false and stays
         return v
     return f
 
@@ -1188,6 +1188,28 @@ def _build_cp_async(ins, link, o: Operands):
     return f
 
 
+def _build_mapa(ins, link, o: Operands):
+    """mapa{.shared::cluster}.{u32,u64} d, a, rank: the address of a's location in the shared memory of
+    the cluster's CTA `rank` (exec/memory.CLUSTER_RANK_SHIFT; without .shared::cluster, generic)."""
+    from simgpu.exec.memory import CLUSTER_RANK_SHIFT, SHARED_WINDOW
+
+    t = "u64" if "u64" in ins.mods else "u32"
+    a = o.src(ins.operands[1], t)
+    rank = o.src(ins.operands[2], "u32")
+    d = o.dst(ins.operands[0], t)
+    low = np.uint64((1 << CLUSTER_RANK_SHIFT) - 1)
+    generic = not any(m.startswith("shared") for m in ins.mods)
+    base = np.uint64(SHARED_WINDOW if generic else 0)
+
+    def f(ctx, ws, m):
+        # compilers compute a mapa they may not use (a neighbour's address at the cluster's edge), so
+        # a bad rank is kept (as 254) and faults only when the address is used (core/wave.py)
+        src = np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape)
+        r = np.minimum(np.broadcast_to(np.asarray(rank(ctx, ws), np.uint64), m.shape), np.uint64(254))
+        d(ctx, ws, m, base + ((r + np.uint64(1)) << np.uint64(CLUSTER_RANK_SHIFT)) + ((src - base) & low))
+    return f
+
+
 # --------------------------------------------------------------------------- the table
 _NOOPS = {"membar", "fence", "nanosleep", "prefetch", "prefetchu", "pmevent", "griddepcontrol",
           "setmaxnreg", "discard", "applypriority", "createpolicy"}
@@ -1212,35 +1234,13 @@ BUILDERS.update({
     "wmma": wmma.build,  # wmma.load / wmma.store / wmma.mma (exec/wmma.py)
     "mma": mma.build_mma, "ldmatrix": mma.build_ldmatrix, "stmatrix": mma.build_stmatrix,  # exec/mma.py
     "mbarrier": mbarrier.build,  # mbarrier objects and cp.async.bulk (exec/mbarrier.py, dispatched by build)
-    "mapa": lambda ins, link, o: _build_mapa(ins, link, o),  # distributed shared memory addresses
+    "mapa": _build_mapa,  # distributed shared memory addresses
 })
 
 
 CLUSTER_UNSUPPORTED = ("this thread-block cluster operation is not supported by simgpu (cluster barriers, mapa "
                        "and ld/st/atom/red .shared::cluster are; multicast and asynchronous cluster copies "
                        "and reductions are not)")
-
-
-def _build_mapa(ins, link, o: Operands):
-    """mapa{.shared::cluster}.{u32,u64} d, a, rank: the address of a's location in the shared memory of
-    the cluster's CTA `rank` (exec/memory.CLUSTER_RANK_SHIFT; without .shared::cluster, generic)."""
-    from simgpu.exec.memory import CLUSTER_RANK_SHIFT, SHARED_WINDOW
-
-    t = "u64" if "u64" in ins.mods else "u32"
-    a = o.src(ins.operands[1], t)
-    rank = o.src(ins.operands[2], "u32")
-    d = o.dst(ins.operands[0], t)
-    low = np.uint64((1 << CLUSTER_RANK_SHIFT) - 1)
-    generic = not any(m.startswith("shared") for m in ins.mods)
-    base = np.uint64(SHARED_WINDOW if generic else 0)
-
-    def f(ctx, ws, m):
-        # compilers compute a mapa they may not use (a neighbour's address at the cluster's edge), so
-        # a bad rank is kept (as 254) and faults only when the address is used (core/wave.py)
-        src = np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape)
-        r = np.minimum(np.broadcast_to(np.asarray(rank(ctx, ws), np.uint64), m.shape), np.uint64(254))
-        d(ctx, ws, m, base + ((r + np.uint64(1)) << np.uint64(CLUSTER_RANK_SHIFT)) + ((src - base) & low))
-    return f
 
 
 def invalidates_l1(ins: Instruction) -> bool:
@@ -1261,8 +1261,7 @@ def invalidates_l1(ins: Instruction) -> bool:
 
 def _then_invalidate_l1(f: Exec) -> Exec:
     def g(ctx, ws, m):
-        if f is not None:
-            f(ctx, ws, m)
+        f(ctx, ws, m)
         ctx.invalidate_l1(ws, m)
     return g
 
@@ -1285,7 +1284,7 @@ def _build(ins: Instruction, link) -> Exec:
         return _build_cp_async(ins, link, Operands(ins, link))
     dsmem = ins.opcode == "mapa" or (ins.opcode in ("ld", "st", "atom", "red", "cvta", "isspacep")
                                      and "shared::cluster" in ins.mods
-                                      and not any(m in ("async", "multimem") for m in ins.mods))
+                                     and not any(m in ("async", "multimem") for m in ins.mods))
     if not own_cta and not dsmem and any(m.endswith("::cluster") for m in ins.mods):
         raise link.error(CLUSTER_UNSUPPORTED, ins)
     builder = mbarrier.build if own_cta else BUILDERS.get(ins.opcode)
