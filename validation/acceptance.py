@@ -1,5 +1,5 @@
 """Issue 3's acceptance checks on every recorded launch: the calibration suite and validation/typical
-to typical8 and clusters, simulated again now and compared with what the H200 measured.
+to typical9 and clusters, simulated again now and compared with what the H200 measured.
 
 Checks (the memory-system issue's): global load/store/atomic requests and sectors exactly equal,
 shared-memory wavefronts exactly equal, `lts__t_sectors_srcunit_tex_op_read.sum` within 2 %,
@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
 
 from l2_reads import SUITES
 
@@ -57,7 +56,7 @@ def suite_checks(name: str) -> list[tuple[str, str, float, float, bool, str]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--jobs", type=int, default=2, help="suites simulated side by side (default 2)")
-    ap.add_argument("--suite", action="append", help="only these suites (names: %s)" % ", ".join(SUITES))
+    ap.add_argument("--suite", action="append", help=f"only these suites (names: {', '.join(SUITES)})")
     opts = ap.parse_args()
     names = [n for n in (opts.suite or SUITES) if all(p.exists() for p in SUITES[n])]
     with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
