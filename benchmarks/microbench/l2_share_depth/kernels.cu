@@ -1,0 +1,1 @@
+../../../validation/typical9/kernels.cu
