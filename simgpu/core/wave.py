@@ -450,52 +450,65 @@ class WaveContext:
                     scatter(buf, off, size, vals)
 
     def mem_atomic(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int, t: str, op: str,
-                   b: np.ndarray, c: np.ndarray | None, is_red: bool) -> np.ndarray:
-        """Atomics in a deterministic order: warps in issue order, lanes in lane order."""
-        old_all = np.zeros(m.shape, np.uint64)
+                   b: np.ndarray, c: np.ndarray | None, is_red: bool, vec: int = 1) -> np.ndarray:
+        """Atomics in a deterministic order: warps in issue order, lanes in lane order. A vector
+        atomic (sm_90 `atom.global.add.v2.f32`, vec > 1: b is [vec, k, 32], so is the result) is one
+        memory request of vec * size bytes per lane, performed element by element (PTX: atomic
+        per element, not as a whole)."""
+        old_all = np.zeros((vec,) + m.shape if vec > 1 else m.shape, np.uint64)
         self._count(m, ws, space, addr)
         for sp, mm, a in self._spaces(space, m, addr):
             as_red = (is_red or self.pc in self.lk.atom_as_red) and sp == "global"
             counted = mm
             if sp == "global" and self.pc in self.lk.aggregated_atomics:  # one lane does the warp's
                 counted = mm & (np.cumsum(mm, axis=1) == 1)
-            self._account(sp, "red" if as_red else "atom", ws, counted, a, size)
-            if sp == "global":
-                idx, flat = self._resolve(sp, ws, mm, a, size)
-                keys = flat
-                bufs = [(alloc, idx == alloc) for alloc in np.unique(idx)]
-            else:
-                buf, flat = self._resolve(sp, ws, mm, a, size)
-                keys = flat
-                bufs = [(None, np.ones(len(flat), bool))]
-            bv = b[mm]
-            cv = c[mm] if c is not None else None
-            olds = np.zeros(len(keys), np.uint64)
-            for alloc, sel in bufs:
-                if alloc is None:
-                    target = buf
-                    offs = flat[sel]
-                else:
-                    target = self.heap.buffers[alloc]
-                    offs = flat[sel] - np.uint64(self.heap.bases[alloc])
-                view = target.view(UINT_OF_SIZE[size])
-                elem = (offs // np.uint64(size)).astype(np.int64)
-                sel_idx = np.flatnonzero(sel)
-                # rank of each lane among earlier lanes with the same address: lanes of one rank touch
-                # distinct words, so each round is one vectorised read-modify-write
-                order = np.argsort(elem, kind="stable")
-                sorted_e = elem[order]
-                starts = np.r_[0, np.flatnonzero(np.diff(sorted_e)) + 1]
-                group_start = np.repeat(starts, np.diff(np.r_[starts, len(sorted_e)]))
-                rank = np.empty(len(elem), np.int64)
-                rank[order] = np.arange(len(elem)) - group_start
-                for r in range(int(rank.max()) + 1 if len(rank) else 0):
-                    pick = rank == r
-                    e = elem[pick]
-                    old_raw = view[e].astype(np.uint64)
-                    old_t = from_raw(old_raw, t if t not in ("f16x2", "bf16x2") else "b32")
-                    new_t = atomic_apply(op, t, old_t, bv[sel_idx[pick]], cv[sel_idx[pick]] if cv is not None else None)
-                    view[e] = to_raw(new_t, t if t not in ("f16x2", "bf16x2") else "b32").astype(view.dtype)
-                    olds[sel_idx[pick]] = old_raw
-            old_all[mm] = olds
+            self._account(sp, "red" if as_red else "atom", ws, counted, a, size * vec)
+            if vec == 1:
+                old_all[mm] = self._atomic_rmw(sp, ws, mm, a, size, t, op, b[mm],
+                                               c[mm] if c is not None else None)
+                continue
+            self._resolve(sp, ws, mm, a, size * vec)  # the whole vector: aligned and in bounds
+            for k in range(vec):
+                old_all[k][mm] = self._atomic_rmw(sp, ws, mm, a + np.uint64(k * size), size, t, op, b[k][mm], None)
         return old_all
+
+    def _atomic_rmw(self, sp: str, ws, mm: np.ndarray, a: np.ndarray, size: int, t: str, op: str,
+                    bv: np.ndarray, cv: np.ndarray | None) -> np.ndarray:
+        """The read-modify-write of one atomic's active lanes mm (values bv, cv per active lane, in
+        lane order) in space sp; returns their old raw values."""
+        if sp == "global":
+            idx, flat = self._resolve(sp, ws, mm, a, size)
+            keys = flat
+            bufs = [(alloc, idx == alloc) for alloc in np.unique(idx)]
+        else:
+            buf, flat = self._resolve(sp, ws, mm, a, size)
+            keys = flat
+            bufs = [(None, np.ones(len(flat), bool))]
+        olds = np.zeros(len(keys), np.uint64)
+        for alloc, sel in bufs:
+            if alloc is None:
+                target = buf
+                offs = flat[sel]
+            else:
+                target = self.heap.buffers[alloc]
+                offs = flat[sel] - np.uint64(self.heap.bases[alloc])
+            view = target.view(UINT_OF_SIZE[size])
+            elem = (offs // np.uint64(size)).astype(np.int64)
+            sel_idx = np.flatnonzero(sel)
+            # rank of each lane among earlier lanes with the same address: lanes of one rank touch
+            # distinct words, so each round is one vectorised read-modify-write
+            order = np.argsort(elem, kind="stable")
+            sorted_e = elem[order]
+            starts = np.r_[0, np.flatnonzero(np.diff(sorted_e)) + 1]
+            group_start = np.repeat(starts, np.diff(np.r_[starts, len(sorted_e)]))
+            rank = np.empty(len(elem), np.int64)
+            rank[order] = np.arange(len(elem)) - group_start
+            for r in range(int(rank.max()) + 1 if len(rank) else 0):
+                pick = rank == r
+                e = elem[pick]
+                old_raw = view[e].astype(np.uint64)
+                old_t = from_raw(old_raw, t if t not in ("f16x2", "bf16x2") else "b32")
+                new_t = atomic_apply(op, t, old_t, bv[sel_idx[pick]], cv[sel_idx[pick]] if cv is not None else None)
+                view[e] = to_raw(new_t, t if t not in ("f16x2", "bf16x2") else "b32").astype(view.dtype)
+                olds[sel_idx[pick]] = old_raw
+        return olds

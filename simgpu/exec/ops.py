@@ -931,7 +931,7 @@ def _build_atom(ins, link, o: Operands):
     addr, implied = o.address(addr_op)
     space = _space_of(mods, implied)
     if isinstance(b_op, Vec):
-        raise o.error(f"{ins.full_opcode}: vector atomics are not supported")
+        return _build_vector_atom(ins, o, t, op, is_red, addr, space, d_op, b_op)
     bt = t
     b = o.src(b_op, bt)
     c = o.src(c_op, t) if c_op is not None else None
@@ -945,6 +945,38 @@ def _build_atom(ins, link, o: Operands):
         old = ctx.mem_atomic(space, ins, ws, m, a, size, t, op, bv, cv, is_red)
         if d is not None:
             d(ctx, ws, m, from_raw(old, t if t not in ("f16x2", "bf16x2") else "b32"))
+    return f
+
+
+# sm_90 vector atomics (PTX ISA, atom / red: .vec_32_bit .v2/.v4 of .f32 (add), .vec_16_bit
+# .v2/.v4/.v8 of .f16/.bf16 and .v2/.v4 of .f16x2/.bf16x2 (add, min, max), .global only)
+_VECTOR_ATOM_OPS = {"f32": ("add",), "f16": ("add", "min", "max"), "bf16": ("add", "min", "max"),
+                    "f16x2": ("add", "min", "max"), "bf16x2": ("add", "min", "max")}
+
+
+def _build_vector_atom(ins, o: Operands, t: str, op: str, is_red: bool, addr, space: str, d_op, b_op):
+    """`atom{.red}.global.op.vN.type`: N element-wise atomics in one request (AtomicAdd(float2*) /
+    (float4*) on sm_90); the destination, if any, is a vector of the N old values."""
+    vec = 8 if "v8" in ins.mods else 4 if "v4" in ins.mods else 2 if "v2" in ins.mods else 0
+    if op not in _VECTOR_ATOM_OPS.get(t, ()) or vec == 0 or (vec == 8 and t not in ("f16", "bf16")):
+        raise o.error(f"{ins.full_opcode}: vector atomics are .add .v2/.v4 .f32, or .add/.min/.max "
+                      ".v2/.v4/.v8 .f16/.bf16 and .v2/.v4 .f16x2/.bf16x2 (PTX ISA, sm_90)")
+    if space not in ("global", "generic"):
+        raise o.error(f"{ins.full_opcode}: vector atomics exist on global memory only")
+    if len(b_op.elems) != vec or (d_op is not None and (not isinstance(d_op, Vec) or len(d_op.elems) != vec)):
+        raise o.error(f"{ins.full_opcode} expects {vec} values in each vector operand")
+    srcs = [o.src(e, t) for e in b_op.elems]
+    dsts = [o.dst(e, t) if e is not None else None for e in d_op.elems] if d_op is not None else []
+    size = type_bytes(t) if t not in ("f16x2", "bf16x2") else 4
+    raw_t = t if t not in ("f16x2", "bf16x2") else "b32"
+
+    def f(ctx, ws, m):
+        a = np.broadcast_to(np.asarray(addr(ctx, ws), np.uint64), m.shape)
+        bv = np.stack([np.broadcast_to(np.asarray(s(ctx, ws)), m.shape) for s in srcs])
+        old = ctx.mem_atomic(space, ins, ws, m, a, size, t, op, bv, None, is_red, vec=vec)
+        for k, d in enumerate(dsts):
+            if d is not None:
+                d(ctx, ws, m, from_raw(old[k], raw_t))
     return f
 
 
@@ -1029,6 +1061,27 @@ def _build_vote(ins, link, o: Operands):
         every = np.all(v | ~members, axis=2)
         some = np.any(v & members, axis=2)
         d(ctx, ws, m, every if mode == "all" else some if mode == "any" else every | ~some)
+    return f
+
+
+def _build_elect(ins, link, o: Operands):
+    """`elect.sync d|p, membermask` (sm_90): the leader is the lowest active lane the membermask
+    names; every lane gets its lane id in d (the sink `_` allowed), p is true in the leader only."""
+    ops = ins.operands
+    if len(ops) != 3:
+        raise o.error(f"{ins.full_opcode} expects d|p, membermask")
+    d = o.dst(ops[0], "b32") if ops[0] is not None else None
+    p = o.dst(ops[1], "pred")
+    mm = _membermask(ins, o, 2)
+    lanes = np.arange(32, dtype=np.int64)
+
+    def f(ctx, ws, m):
+        members = _lane_members(mm(ctx, ws), m)  # [k, 32 (lane), 32 (member)]
+        has = members.any(axis=2)
+        leader = np.where(has, members.argmax(axis=2), 0)
+        if d is not None:
+            d(ctx, ws, m, leader.astype(np.uint32))
+        p(ctx, ws, m, has & (leader == lanes))
     return f
 
 
@@ -1229,7 +1282,7 @@ BUILDERS.update({
     "setp": _build_setp, "set": _build_setp, "selp": _build_selp, "slct": _build_selp, "mov": _build_mov,
     "cvt": _build_cvt, "cvta": _build_cvta, "ld": _build_ld_st, "ldu": _build_ld_st, "st": _build_ld_st,
     "atom": _build_atom, "red": _build_atom, "shfl": _build_shfl, "vote": _build_vote, "match": _build_match,
-    "redux": _build_redux, "activemask": _build_activemask, "isspacep": _build_isspacep,
+    "elect": _build_elect, "redux": _build_redux, "activemask": _build_activemask, "isspacep": _build_isspacep,
     **dict.fromkeys(SIMD_VIDEO_OPCODES, _build_simd_video),
     "wmma": wmma.build,  # wmma.load / wmma.store / wmma.mma (exec/wmma.py)
     "mma": mma.build_mma, "ldmatrix": mma.build_ldmatrix, "stmatrix": mma.build_stmatrix,  # exec/mma.py

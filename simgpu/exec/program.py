@@ -659,6 +659,8 @@ def _defs_uses(ins: Instruction) -> tuple[list[str], list[str]]:
             and not ops[1].name.startswith("!") and ins.opcode != "vote" and (
                 ins.opcode != "setp" or len(ops) >= 4) and (ins.opcode != "shfl" or len(ops) == 6):
         n_dest = 2
+    if ins.opcode == "elect" and len(ops) == 3:  # elect.sync d|p, membermask
+        n_dest = 2
     defs: list[str] = []
     for op in ops[:n_dest]:
         if isinstance(op, Reg):
@@ -761,11 +763,13 @@ def load_l1_policy(ins: Instruction) -> str | None:
 
 
 def _result_used(ins: Instruction, fn: Function) -> bool:
-    """Whether the register an instruction writes is read anywhere in its function."""
+    """Whether a register an instruction writes (or one element of a vector destination) is read
+    anywhere in its function."""
     dest = ins.operands[0] if ins.operands else None
-    if not isinstance(dest, Reg):
+    if not isinstance(dest, (Reg, Vec)):
         return False
-    return any(dest.name in _defs_uses(other)[1] for other in fn.body if other is not ins)
+    names = set(_walk_regs(dest))
+    return any(not names.isdisjoint(_defs_uses(other)[1]) for other in fn.body if other is not ins)
 
 
 def _walk_regs(op):

@@ -115,6 +115,8 @@ def _num_dst(ins) -> int:
         return max(1, len(ops) - 2 - (1 if boolop else 0))
     if op == "shfl":
         return 2 if len(ops) >= 6 else 1
+    if op == "elect":
+        return 2
     if op in ("vote", "match") and len(ops) >= 4:
         return 2 if "any" not in mods and "all" not in mods and "uni" not in mods else 1
     return 1

@@ -306,3 +306,14 @@ def test_ninth_batch_exact_counters():
     nopad = next(c for c in report.cases if c.name == "transpose_tile32x8_nopad")
     ld = next(r for r in nopad.launches[0].metrics if r.metric == _LD)
     assert ld.simulated == 2_097_152 and 0 < ld.real - ld.simulated < 0.01 * ld.simulated
+
+
+def test_vector_atomics_and_elect_counters():
+    """benchmarks/microbench/vector_atomics (H200, 2026-12-01): sm_90's atomicAdd on float2 / float4
+    (one REDG/ATOMG.E.ADD.F32x2 / x4 per warp, SASS) and elect.sync: every exact counter equal, the
+    same-address lanes of vec2_pairs taking a pass each as for scalar atomics; vec4_bins' red sectors
+    over 1,024 random bins are the random-bins kind (1,033,099 against 1,036,854, as coo_spmv_atomic)."""
+    folder = HERE.parents[1] / "benchmarks" / "microbench" / "vector_atomics"
+    report = crosscheck(suite=folder / "specs.py", recorded=folder / "results" / "typical.json", echo=None)
+    red = {"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", "lts__t_sectors_srcunit_tex_op_red.sum"}
+    _assert_batch(report, 5, set(), gaps={"vec4_bins": red})

@@ -170,3 +170,50 @@ def test_atomic_exch_preserves_negative_zero():
     from simgpu.exec.ops import atomic_apply
     got = atomic_apply("exch", "f32", np.array([1.0], np.float32), np.array([-0.0], np.float32), None)
     assert np.signbit(got[0])
+
+
+VECTOR = r'''
+#include <cuda_fp16.h>
+extern "C" __global__ void vec_f32(float* acc, float2* old2, float* acc4) {
+    int t = threadIdx.x;
+    old2[t] = atomicAdd(reinterpret_cast<float2*>(acc) + (t & 15), make_float2(1.0f, float(t)));
+    atomicAdd(reinterpret_cast<float4*>(acc4) + (t & 7), make_float4(1.0f, 2.0f, 3.0f, 4.0f));
+}
+extern "C" __global__ void vec_bad(float* acc) {   // a float2 atomic 4 bytes off its alignment
+    atomicAdd(reinterpret_cast<float2*>(acc + 1), make_float2(1.0f, 1.0f));
+}
+extern "C" __global__ void vec_f16(__half* h) {    // .v8.f16 add through inline PTX
+    unsigned short one = 0x3C00;
+    asm volatile("red.global.add.noftz.v8.f16 [%0], {%1, %1, %1, %1, %1, %1, %1, %1};"
+                 :: "l"(h + 8 * (threadIdx.x & 1)), "h"(one) : "memory");
+}
+'''
+
+
+def test_vector_atomics_are_elementwise_and_one_request():
+    """sm_90's atomicAdd(float2*) / (float4*): one request per warp of 8 / 16 bytes per lane, each
+    element added atomically; the old values come back in (warp, lane) order as for scalars."""
+    mod = sg.RawModule(code=VECTOR)
+    acc, old2, acc4 = sg.zeros(32, np.float32), sg.zeros(64 * 2, np.float32), sg.zeros(32, np.float32)
+    rep = mod.get_function("vec_f32")((1,), (64,), (acc, old2, acc4))
+    t = np.arange(64)
+    want = np.zeros((16, 2))
+    want[:, 0] = 4.0
+    want[:, 1] = [t[t % 16 == j].sum() for j in range(16)]
+    np.testing.assert_array_equal(acc.get().reshape(16, 2), want)
+    np.testing.assert_array_equal(acc4.get().reshape(8, 4), np.tile([8.0, 16.0, 24.0, 32.0], (8, 1)))
+    old = old2.get().reshape(64, 2)
+    np.testing.assert_array_equal(old[:, 0], t // 16)  # the earlier lanes on the same float2
+    np.testing.assert_array_equal(old[:, 1], [t[(t % 16 == i % 16) & (t < i)].sum() for i in t])
+    # two warps x two instructions (the float4 one, whose old values nobody reads, a RED); lanes on
+    # one address take a pass each (as for scalars, tests/memory/test_atomic_passes.py): float2, 16
+    # addresses twice = 2 passes of 128 bytes, 8 sectors; float4, 8 addresses 4 times = 4 x 4
+    assert rep.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"] == 2
+    assert rep.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"] == 2
+    assert rep.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"] == 2 * 8
+    assert rep.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"] == 2 * 16
+    h = sg.zeros(16, np.float16)
+    mod.get_function("vec_f16")((1,), (32,), (h,))
+    np.testing.assert_array_equal(h.get(), np.full(16, 16.0, np.float16))
+    with pytest.raises(sg.KernelRuntimeError, match="misaligned global address"):
+        mod.get_function("vec_bad")((1,), (32,), (sg.zeros(4, np.float32),))

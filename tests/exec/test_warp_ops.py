@@ -250,3 +250,38 @@ def test_bf16_atomics_and_int128():
     assert (bf(lo), bf(hi), bf(p1.get()[0])) == (64.0, 128.0, 32.0)
     want = [((((t + 1) * 0x100000001 * 0x7FFFFFFF) >> 17) + 2**63) % 2**64 - 2**63 for t in range(64)]
     np.testing.assert_array_equal(out.get(), np.array(want, np.int64))
+
+
+ELECT = r'''
+extern "C" __global__ void elect(unsigned* lane_out, int* leader_out, unsigned mask) {
+    unsigned lane = 99, p = 0;
+    if (threadIdx.x >= 3) {   // lanes 0-2 inactive: the leader is the lowest active named lane
+        asm volatile("{ .reg .pred q; elect.sync %0|q, %2; selp.u32 %1, 1, 0, q; }"
+                     : "=r"(lane), "=r"(p) : "r"(mask));
+    }
+    lane_out[threadIdx.x] = lane;
+    leader_out[threadIdx.x] = p;
+}
+extern "C" __global__ void elect_sink(int* leader_out) {
+    unsigned p;
+    asm volatile("{ .reg .pred q; elect.sync _|q, 0xffffffff; selp.u32 %0, 1, 0, q; }" : "=r"(p));
+    leader_out[threadIdx.x] = p;
+}
+'''
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+@pytest.mark.parametrize("mask, leader", [(0xFFFFFFFF, 3), (0xFFFFFFF0, 4), (0x00F00000, 20)])
+def test_elect_sync_picks_the_lowest_active_named_lane(engine, mask, leader):
+    """sm_90 `elect.sync d|p, membermask`: d = the leader's lane id in every active lane, p true in
+    the leader only (PTX ISA); inactive lanes (0-2 here) cannot be elected."""
+    mod = sg.RawModule(code=ELECT)
+    lane, lead = sg.zeros(32, np.uint32), sg.zeros(32, np.int32)
+    mod.get_function("elect")((1,), (32,), (lane, lead, np.uint32(mask)), engine=engine)
+    want_lane = np.full(32, leader, np.uint32)
+    want_lane[:3] = 99
+    np.testing.assert_array_equal(lane.get(), want_lane)
+    np.testing.assert_array_equal(lead.get(), (np.arange(32) == leader).astype(np.int32))
+    sink = sg.zeros(64, np.int32)
+    mod.get_function("elect_sink")((1,), (64,), (sink,), engine=engine)
+    np.testing.assert_array_equal(sink.get(), (np.arange(64) % 32 == 0).astype(np.int32))
