@@ -210,3 +210,16 @@ def test_register_named_like_a_special_register_is_rejected():
 """
     with pytest.raises(sg.PTXParseError, match=r"PTX line 7: register %tid has the name of a special register"):
         parse_ptx(ptx)
+
+
+def test_function_pointer_tables_are_refused_by_name():
+    """A __device__ table of function pointers becomes a global initialised with function symbols;
+    the error says so (it said only "unsupported initializer '_Z5twicef'")."""
+    src = r'''
+__device__ float twice(float x) { return 2 * x; }
+__device__ float square(float x) { return x * x; }
+typedef float (*fn_t)(float);
+__device__ fn_t table[2] = {twice, square};
+extern "C" __global__ void k(float* o) { o[threadIdx.x] = table[threadIdx.x & 1]((float)threadIdx.x); }'''
+    with pytest.raises(sg.PTXParseError, match=r"PTX line \d+: unsupported initializer '_Z5twicef': .*function"):
+        sg.RawModule(code=src).get_function("k")

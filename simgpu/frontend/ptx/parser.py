@@ -280,7 +280,9 @@ class _Parser:
                 values.append(Imm(-v if neg else v, isinstance(v, float)))
             else:
                 # generic(symbol) or symbol address initialisers are not supported in data
-                self.error(f"unsupported initializer {t.text!r}")
+                self.error(f"unsupported initializer {t.text!r}: a global initialised with the address of a "
+                           "function or variable (a table of function pointers, virtual functions, "
+                           "generic(symbol)) is not supported; pass the choice as data instead")
 
         value()
         fmt = {"f32": "<f", "f64": "<d"}.get(vtype)
