@@ -37,12 +37,13 @@ import numpy as np
 from simgpu.errors import KernelRuntimeError
 from simgpu.frontend.ptx.ast import Addr, Reg, Vec
 
-SHAPES = {"m16n16k16": (16, 16, 16), "m32n8k16": (32, 8, 16), "m8n32k16": (8, 32, 16), "m16n16k8": (16, 16, 8)}
+SHAPES = {"m16n16k16": (16, 16, 16), "m32n8k16": (32, 8, 16), "m8n32k16": (8, 32, 16), "m16n16k8": (16, 16, 8),
+          "m8n8k4": (8, 8, 4)}
 # element type -> bytes per element in memory
-ELEM_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "f32": 4, "s8": 1, "u8": 1, "s32": 4}
+ELEM_BYTES = {"f16": 2, "bf16": 2, "tf32": 4, "f32": 4, "s8": 1, "u8": 1, "s32": 4, "f64": 8}
 # what a fragment of each use may hold (PTX ISA, wmma.load): multiplicands and accumulators
 AB_TYPES = {"m16n16k16": ("f16", "bf16", "s8", "u8"), "m32n8k16": ("f16", "bf16", "s8", "u8"),
-            "m8n32k16": ("f16", "bf16", "s8", "u8"), "m16n16k8": ("tf32",)}
+            "m8n32k16": ("f16", "bf16", "s8", "u8"), "m16n16k8": ("tf32",), "m8n8k4": ("f64",)}
 C_TYPES = {"f16", "f32", "s32"}
 INTEGER_TYPES = ("s8", "u8")  # multiplicands of the integer forms (IMMA; s32 accumulate)
 WMMA_ALIGN = 32  # bytes: mptr must be 256-bit aligned
@@ -70,7 +71,8 @@ class Fragment:
 
     @property
     def per_reg(self) -> int:
-        return 4 // self.ebytes
+        """Elements per register: 32-bit registers pack 4 / element-bytes; an f64 has its own 64-bit one."""
+        return max(1, 4 // self.ebytes)
 
     @property
     def slots(self) -> int:
@@ -119,6 +121,8 @@ def fragment_registers(use: str, shape: str, etype: str) -> int:
     if use in ("a", "b") and etype == "f16":
         return 8
     rows, cols = {"a": (m, k), "b": (k, n)}.get(use, (m, n))
+    if etype == "f64":  # one .f64 register per element
+        return rows * cols // 32
     return rows * cols // 32 * ELEM_BYTES[etype] // 4
 
 
@@ -151,6 +155,10 @@ def fragment(use: str, shape: str, etype: str) -> Fragment:
     if shape == "m8n32k16":  # the transpose of m32n8k16: A^T is its B, B^T its A, C^T its C (H200)
         other = fragment({"a": "b", "b": "a"}.get(use, "c"), "m32n8k16", etype)
         per_lane = [[(c, r) for r, c in other.coords[lane, :other.distinct].tolist()] for lane in range(32)]
+    if shape == "m8n8k4":  # DMMA: mma.sync m8n8k4 .f64's layout (PTX ISA): a0 = A[g][t], b0 = B[t][g],
+        # c0, c1 = C[g][2t], C[g][2t + 1]
+        per_lane = [[(L // 4, L % 4)] if use == "a" else [(L % 4, L // 4)] if use == "b"
+                    else [(L // 4, 2 * (L % 4)), (L // 4, 2 * (L % 4) + 1)] for L in range(32)]
     for lane in range(32 if not per_lane else 0):
         g, t = lane // 4, lane % 4
         if use == "a":
@@ -162,7 +170,7 @@ def fragment(use: str, shape: str, etype: str) -> Fragment:
                   for r, c in mma_tile_c(16, g, t)]
         per_lane.append(el)
     distinct = rows * cols // 32
-    slots = regs * (4 // ELEM_BYTES[etype])
+    slots = regs * max(1, 4 // ELEM_BYTES[etype])
     coords = np.zeros((32, slots, 2), np.int64)
     for lane, el in enumerate(per_lane):
         assert len(el) == distinct, (use, shape, etype, len(el), distinct)
@@ -340,6 +348,8 @@ def _to_f64(raw: np.ndarray, etype: str) -> np.ndarray:
         return raw.astype(np.int64)
     if etype == "s32":
         return raw.astype(np.uint32).view(np.int32).astype(np.int64)
+    if etype == "f64":
+        return raw.astype(np.uint64).view(np.float64)
     raise ValueError(etype)
 
 
@@ -349,6 +359,8 @@ def _from_f64(v: np.ndarray, etype: str, satfinite: bool) -> np.ndarray:
         if satfinite:
             v = np.clip(v, -(2 ** 31), 2 ** 31 - 1)
         return (v.astype(np.int64) & 0xFFFFFFFF).astype(np.uint64)
+    if etype == "f64":
+        return np.ascontiguousarray(v, np.float64).view(np.uint64)
     dt = np.float16 if etype == "f16" else np.float32
     with np.errstate(over="ignore", invalid="ignore"):
         r = v.astype(dt)  # one rounding, to nearest even
@@ -376,7 +388,9 @@ def scatter_matrix(mat: np.ndarray, frag: Fragment) -> np.ndarray:
 
 def mma(a: np.ndarray, b: np.ndarray, c: np.ndarray, integer: bool) -> np.ndarray:
     """D = A x B + C over [k, M, K] x [k, K, N] + [k, M, N]: float64 (int64) with every product
-    exact, summed in k order onto C (deterministic; the caller rounds once)."""
+    exact, summed in k order onto C (deterministic; the caller rounds once). f64 multiplicands
+    (DMMA m8n8k4): each product and each sum rounded in double, in k order (not checked bit for bit
+    against the H200's DMMA, which may fuse them)."""
     d = c.astype(np.int64 if integer else np.float64).copy()
     for kk in range(a.shape[2]):
         d += a[:, :, kk, None] * b[:, None, kk, :]
@@ -409,6 +423,8 @@ def parse_memory(mods: tuple[str, ...]):
 
 
 def _check_type(use: str, shape: str, etype: str) -> bool:
+    if shape == "m8n8k4" or etype == "f64":  # DMMA: f64 everywhere
+        return shape == "m8n8k4" and etype == "f64"
     if use == "c":
         return etype in C_TYPES and shape != "m16n16k8" or (shape == "m16n16k8" and etype == "f32")
     return etype in AB_TYPES[shape]
@@ -507,7 +523,7 @@ def parse_mma(mods: tuple[str, ...]):
     """(alayout, blayout, shape, dtype, atype, btype, ctype, satfinite) of wmma.mma, or None."""
     rest = [m for m in mods[1:] if m not in ("sync", "aligned")]
     satfinite = "satfinite" in rest
-    rest = [m for m in rest if m != "satfinite"]
+    rest = [m for m in rest if m not in ("satfinite", "rn")]  # .rn: f64's default (and only modelled) rounding
     if len(rest) < 5 or rest[0] not in ("row", "col") or rest[1] not in ("row", "col") or rest[2] not in SHAPES:
         return None
     types = rest[3:]
@@ -532,7 +548,7 @@ def _build_mma(ins, link, o):
     ok = (_check_type("a", shape, atype) and _check_type("b", shape, btype) and _check_type("c", shape, ctype)
           and _check_type("c", shape, dtype)
           and ((integer and dtype == ctype == "s32") or (not integer and dtype != "s32" and ctype != "s32"))
-          and (atype in ("f16",) or dtype == ctype == "f32" or integer))
+          and (atype in ("f16",) or dtype == ctype == "f32" or integer or dtype == ctype == atype == "f64"))
     if not ok:
         raise o.error(f"unsupported PTX instruction '{ins.full_opcode}'")
     fa, fb = fragment("a", shape, atype), fragment("b", shape, btype)
