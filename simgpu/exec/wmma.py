@@ -11,7 +11,8 @@ Three things live here, each in one place:
   an f16 multiplicand's extra slots repeating the first ones. Measured element by element on the
   H200 (benchmarks/microbench/wmma, `./wmma layouts`) for f16 A/B/C of all three shapes, bf16
   m16n16k16 and m32n8k16, tf32 m16n16k8, u8 m16n16k16 and s32 C; bf16 m8n32k16 and the 8-bit
-  m32n8k16 / m8n32k16 fragments follow the same rules but were not measured.
+  m32n8k16 / m8n32k16 fragments follow the same rules but were not measured. f64 m8n8k4 (DMMA,
+  one .f64 register per element) takes mma.sync m8n8k4's documented layout; not measured.
 * **The memory lowering** (`memory_accesses`): how one wmma.load / wmma.store becomes warp-wide
   memory instructions, for the counters and the timing, from the H200's SASS and ncu counters
   (same benchmark) where measured, the natural per-lane lowering elsewhere; see there.
