@@ -317,3 +317,12 @@ def test_vector_atomics_and_elect_counters():
     report = crosscheck(suite=folder / "specs.py", recorded=folder / "results" / "typical.json", echo=None)
     red = {"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", "lts__t_sectors_srcunit_tex_op_red.sum"}
     _assert_batch(report, 5, set(), gaps={"vec4_bins": red})
+
+
+def test_dmma_wmma_counters():
+    """benchmarks/microbench/wmma_f64 (H200, 2026-12-01): wmma on doubles (DMMA.8x8x4), fragments
+    loaded from global memory in both layouts: outputs agree, every exact counter equal, and the L1
+    hit rate within 0.2 points."""
+    folder = HERE.parents[1] / "benchmarks" / "microbench" / "wmma_f64"
+    report = crosscheck(suite=folder / "specs.py", recorded=folder / "results" / "typical.json", echo=None)
+    _assert_batch(report, 2, set(), gaps={})
