@@ -84,6 +84,11 @@ class TimingConfig:
     # the 8-bit shapes ASSUMED alike too (not measured).
     lat_wmma_mma: int = 24
     ii_wmma_mma: int = 12
+    # wmma.mma m8n8k4 on doubles (one DMMA.8x8x4), clock64 around 4,096 dependent ones per warp
+    # (benchmarks/microbench/wmma_f64, dmma_latency.cu, 2026-12-01): 26.0 cycles with 1 warp per
+    # sub-partition, 32.3 / 64.1 / 126.9 with 2 / 4 / 8: one every 16 cycles per sub-partition.
+    lat_dmma: int = 26
+    ii_dmma: int = 16
     # mma.sync (hand-written PTX, exec/mma.py) on the same tensor pipe, measured with clock64 around
     # 4,096 dependent mma.sync per warp (benchmarks/microbench/wmma, `./mma_sync latency`,
     # results/mma_sync/mma_latency.txt, 2026-12-01). "full" forms, one HMMA.16816 / HMMA.1688 TF32 /

@@ -210,10 +210,12 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
 
 
 def _classify_wmma(ins, mem_class: str | None, cfg: TimingConfig):
-    """wmma.mma: the tensor pipe (lat_wmma_mma, ii_wmma_mma). wmma.load / wmma.store: the memory
-    instructions they become (exec/wmma.py memory_accesses), one LSU issue each; LDSM as a shared
-    load."""
+    """wmma.mma: the tensor pipe (lat_wmma_mma, ii_wmma_mma; on doubles, DMMA: lat_dmma, ii_dmma).
+    wmma.load / wmma.store: the memory instructions they become (exec/wmma.py memory_accesses), one
+    LSU issue each; LDSM as a shared load."""
     if ins.mods[:1] == ("mma",):
+        if "f64" in ins.mods:
+            return K_ALU, P_TENSOR, cfg.lat_dmma, cfg.ii_dmma, SB_WAIT
         return K_ALU, P_TENSOR, cfg.lat_wmma_mma, cfg.ii_wmma_mma, SB_WAIT
     n = max(1, wmma.lowered_instructions(ins))
     if mem_class == "ldsm":
