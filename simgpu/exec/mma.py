@@ -25,7 +25,9 @@ Everything that is not specific to these instructions lives in exec/wmma.py and 
 
 Row addresses must be 16-byte aligned (PTX ISA, ldmatrix: each row is 16 bytes): a misaligned one
 raises KernelRuntimeError naming kernel, block and thread. Forms not listed in MMA_FORMS, other
-ldmatrix shapes (.m16n16, .m8n16, .b8) and m8n8k4 (f16 / f64) raise UnsupportedInstructionError.
+ldmatrix shapes (.m16n16, .m8n16, .b8) and m8n8k4 f16 raise UnsupportedInstructionError. m8n8k4
+f64 (DMMA, sm_80+) is wmma's f64 fragment (exec/wmma.py: one .f64 register per element, the ISA's
+layout), its arithmetic the same.
 """
 
 from __future__ import annotations
@@ -39,7 +41,7 @@ from simgpu.exec import wmma
 from simgpu.frontend.ptx.ast import Addr
 
 SHAPES = {"m16n8k16": (16, 8, 16), "m16n8k8": (16, 8, 8), "m16n8k32": (16, 8, 32), "m16n8k4": (16, 8, 4),
-          "m8n8k16": (8, 8, 16)}
+          "m8n8k16": (8, 8, 16), "m8n8k4": (8, 8, 4)}
 # multiplicand type -> the shapes mma.sync has for it and the accumulator types (dtype, ctype) it
 # allows (PTX ISA 8.x, mma: half precision, alternate floating point and integer forms, sm_80+)
 _FLOAT_ACC = {("f16", "f16"), ("f16", "f32"), ("f32", "f16"), ("f32", "f32")}
@@ -49,6 +51,7 @@ MMA_FORMS = {
     "tf32": (("m16n8k4", "m16n8k8"), {("f32", "f32")}),
     "s8": (("m8n8k16", "m16n8k16", "m16n8k32"), {("s32", "s32")}),
     "u8": (("m8n8k16", "m16n8k16", "m16n8k32"), {("s32", "s32")}),
+    "f64": (("m8n8k4",), {("f64", "f64")}),
 }
 LDSM_ROW_BYTES = 16  # one 8 x 8 .b16 matrix row; also the row-address alignment
 _LDSM_COUNT = {"x1": 1, "x2": 2, "x4": 4}
@@ -62,6 +65,8 @@ def fragment(use: str, shape: str, etype: str) -> wmma.Fragment:
     """mma.sync's fragment of one operand ("a": M x K, "b": K x N, "c": C/D, M x N) of a shape and
     element type: the ISA's layout (wmma.mma_tile_*), every slot a distinct element, packed 32 bits
     to a register in slot order (a0 in the low half of the first register)."""
+    if etype == "f64":  # DMMA: the same fragment as wmma's m8n8k4 (64-bit registers)
+        return wmma.fragment(use, shape, etype)
     m, n, k = SHAPES[shape]
     rows, cols = {"a": (m, k), "b": (k, n)}.get(use, (m, n))
     coords = np.zeros((32, rows * cols // 32, 2), np.int64)
@@ -85,7 +90,7 @@ def parse_mma_sync(mods: tuple[str, ...]):
     """(shape, dtype, atype, btype, ctype, satfinite) of an mma.sync this file implements, else None."""
     rest = [x for x in mods if x not in ("sync", "aligned")]
     satfinite = "satfinite" in rest
-    rest = [x for x in rest if x != "satfinite"]
+    rest = [x for x in rest if x not in ("satfinite", "rn")]  # .rn: f64's only modelled rounding
     if len(rest) != 7 or rest[0] not in SHAPES or rest[1:3] != ["row", "col"]:
         return None
     shape, (dtype, atype, btype, ctype) = rest[0], rest[3:]
@@ -103,11 +108,14 @@ def parse_mma_sync(mods: tuple[str, ...]):
 def mma_class(mods: tuple[str, ...]) -> str | None:
     """"full" for an mma.sync whose A row slice is 32 bytes (m16n8k16 16-bit, m16n8k8 tf32, m16n8k32
     8-bit: one HMMA.16816 / HMMA.1688 TF32 / IMMA.16832), "half" for 16 bytes (m16n8k8 16-bit,
-    m16n8k4 tf32, m16n8k16 and m8n8k16 8-bit), None if not an implemented form (timing/isa.py)."""
+    m16n8k4 tf32, m16n8k16 and m8n8k16 8-bit), "dmma" for m8n8k4 f64, None if not an implemented
+    form (timing/isa.py)."""
     spec = parse_mma_sync(mods)
     if spec is None:
         return None
     shape, _, atype, _, _, _ = spec
+    if atype == "f64":
+        return "dmma"
     return "full" if SHAPES[shape][2] * wmma.ELEM_BYTES[atype] == 32 else "half"
 
 

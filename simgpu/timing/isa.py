@@ -134,7 +134,10 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
     if op == "wmma":
         return _classify_wmma(ins, mem_class, cfg)
     if op == "mma":  # mma.sync: the tensor pipe (exec/mma.py mma_class)
-        if mma.mma_class(mods) == "half":
+        cls = mma.mma_class(mods)
+        if cls == "dmma":
+            return K_ALU, P_TENSOR, cfg.lat_dmma, cfg.ii_dmma, SB_WAIT
+        if cls == "half":
             return K_ALU, P_TENSOR, cfg.lat_mma_half, cfg.ii_mma_half, SB_WAIT
         return K_ALU, P_TENSOR, cfg.lat_mma_full, cfg.ii_mma_full, SB_WAIT
     if mem_class == "ldsm":  # ldmatrix: one LDSM, a shared load to the LSU and the bank model

@@ -523,3 +523,28 @@ def test_misaligned_ldmatrix_names_kernel_block_thread():
     where = r"kernel misaligned.*block \(0, 0, 0\), thread \(5, 0, 0\)"
     with pytest.raises(KernelRuntimeError, match=r"misaligned ldmatrix row address.*" + where):
         k((1,), (32,), (sg.zeros(32, dtype=np.uint32),))
+
+
+DMMA_SRC = r'''
+extern "C" __global__ void dmma(const double* A, const double* B, const double* C, double* D) {
+    // PTX ISA, mma.m8n8k4 .f64: lane (g, t) = (lane / 4, lane % 4) holds a0 = A[g][t],
+    // b0 = B[t][g], c0, c1 = C[g][2t], C[g][2t + 1]
+    int lane = threadIdx.x, g = lane / 4, t = lane % 4;
+    double a = A[g * 4 + t], b = B[t * 8 + g], c0 = C[g * 8 + 2 * t], c1 = C[g * 8 + 2 * t + 1], d0, d1;
+    asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};"
+                 : "=d"(d0), "=d"(d1) : "d"(a), "d"(b), "d"(c0), "d"(c1));
+    D[g * 8 + 2 * t] = d0;
+    D[g * 8 + 2 * t + 1] = d1;
+}
+'''
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_mma_sync_m8n8k4_f64(engine):
+    """DMMA by hand (sm_80+): the ISA's fragment layout, D = A x B + C in double."""
+    r = np.random.default_rng(12)
+    A, B, C = r.standard_normal((8, 4)), r.standard_normal((4, 8)), r.standard_normal((8, 8))
+    d = sg.zeros(64, dtype=np.float64)
+    sg.RawModule(code=DMMA_SRC).get_function("dmma")((1,), (32,), (sg.asarray(A.ravel()), sg.asarray(B.ravel()),
+                                                                   sg.asarray(C.ravel()), d), engine=engine)
+    np.testing.assert_allclose(d.get().reshape(8, 8), A @ B + C, rtol=1e-13, atol=1e-13)
