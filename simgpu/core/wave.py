@@ -485,6 +485,7 @@ class WaveContext:
             keys = flat
             bufs = [(None, np.ones(len(flat), bool))]
         olds = np.zeros(len(keys), np.uint64)
+        raw_t = "b32" if t in ("f16x2", "bf16x2") else t  # a packed pair is one 32-bit word
         for alloc, sel in bufs:
             if alloc is None:
                 target = buf
@@ -507,8 +508,8 @@ class WaveContext:
                 pick = rank == r
                 e = elem[pick]
                 old_raw = view[e].astype(np.uint64)
-                old_t = from_raw(old_raw, t if t not in ("f16x2", "bf16x2") else "b32")
+                old_t = from_raw(old_raw, raw_t)
                 new_t = atomic_apply(op, t, old_t, bv[sel_idx[pick]], cv[sel_idx[pick]] if cv is not None else None)
-                view[e] = to_raw(new_t, t if t not in ("f16x2", "bf16x2") else "b32").astype(view.dtype)
+                view[e] = to_raw(new_t, raw_t).astype(view.dtype)
                 olds[sel_idx[pick]] = old_raw
         return olds

@@ -930,13 +930,14 @@ def _build_atom(ins, link, o: Operands):
         c_op = ops[3] if op == "cas" else None
     addr, implied = o.address(addr_op)
     space = _space_of(mods, implied)
+    packed = t in ("f16x2", "bf16x2")  # a packed pair is one 32-bit word in memory
+    size = 4 if packed else type_bytes(t)
+    raw_t = "b32" if packed else t
     if isinstance(b_op, Vec):
-        return _build_vector_atom(ins, o, t, op, is_red, addr, space, d_op, b_op)
-    bt = t
-    b = o.src(b_op, bt)
+        return _build_vector_atom(ins, o, t, op, is_red, addr, space, d_op, b_op, size, raw_t)
+    b = o.src(b_op, t)
     c = o.src(c_op, t) if c_op is not None else None
     d = o.dst(d_op, t) if d_op is not None else None
-    size = type_bytes(t) if t not in ("f16x2", "bf16x2") else 4
 
     def f(ctx, ws, m):
         a = np.broadcast_to(np.asarray(addr(ctx, ws), np.uint64), m.shape)
@@ -944,7 +945,7 @@ def _build_atom(ins, link, o: Operands):
         cv = np.broadcast_to(np.asarray(c(ctx, ws)), m.shape) if c is not None else None
         old = ctx.mem_atomic(space, ins, ws, m, a, size, t, op, bv, cv, is_red)
         if d is not None:
-            d(ctx, ws, m, from_raw(old, t if t not in ("f16x2", "bf16x2") else "b32"))
+            d(ctx, ws, m, from_raw(old, raw_t))
     return f
 
 
@@ -954,9 +955,11 @@ _VECTOR_ATOM_OPS = {"f32": ("add",), "f16": ("add", "min", "max"), "bf16": ("add
                     "f16x2": ("add", "min", "max"), "bf16x2": ("add", "min", "max")}
 
 
-def _build_vector_atom(ins, o: Operands, t: str, op: str, is_red: bool, addr, space: str, d_op, b_op):
+def _build_vector_atom(ins, o: Operands, t: str, op: str, is_red: bool, addr, space: str, d_op, b_op,
+                       size: int, raw_t: str):
     """`atom{.red}.global.op.vN.type`: N element-wise atomics in one request (AtomicAdd(float2*) /
-    (float4*) on sm_90); the destination, if any, is a vector of the N old values."""
+    (float4*) on sm_90); the destination, if any, is a vector of the N old values. size / raw_t:
+    each element's bytes and raw type, as _build_atom found them."""
     vec = 8 if "v8" in ins.mods else 4 if "v4" in ins.mods else 2 if "v2" in ins.mods else 0
     if op not in _VECTOR_ATOM_OPS.get(t, ()) or vec == 0 or (vec == 8 and t not in ("f16", "bf16")):
         raise o.error(f"{ins.full_opcode}: vector atomics are .add .v2/.v4 .f32, or .add/.min/.max "
@@ -967,8 +970,6 @@ def _build_vector_atom(ins, o: Operands, t: str, op: str, is_red: bool, addr, sp
         raise o.error(f"{ins.full_opcode} expects {vec} values in each vector operand")
     srcs = [o.src(e, t) for e in b_op.elems]
     dsts = [o.dst(e, t) if e is not None else None for e in d_op.elems] if d_op is not None else []
-    size = type_bytes(t) if t not in ("f16x2", "bf16x2") else 4
-    raw_t = t if t not in ("f16x2", "bf16x2") else "b32"
 
     def f(ctx, ws, m):
         a = np.broadcast_to(np.asarray(addr(ctx, ws), np.uint64), m.shape)
