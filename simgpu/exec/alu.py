@@ -7,9 +7,11 @@ so the meaning of an opcode lives in exactly one place.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
-from simgpu.exec import lanes
+from simgpu.exec import exact, lanes
 from simgpu.exec.values import TYPE_INFO, bf16_bits_to_f32, f32_to_bf16_bits, is_float, is_signed, type_bits
 
 F32_TINY = np.float32(1.1754944e-38)
@@ -25,9 +27,9 @@ def ftz(x: np.ndarray) -> np.ndarray:
 
 
 def saturate_float(x: np.ndarray) -> np.ndarray:
-    """Clamp to [0, 1]; NaN becomes 0 (the .sat modifier on floats)."""
+    """Clamp to [+0, 1]; NaN and -0 become +0 (the .sat modifier on floats, as the H200 does it)."""
     x = np.asarray(x)
-    return np.where(np.isnan(x), x.dtype.type(0), np.clip(x, 0, 1)).astype(x.dtype)
+    return np.where(np.isnan(x) | (x <= 0), x.dtype.type(0), np.minimum(x, 1)).astype(x.dtype)
 
 
 def two_sum(a: np.ndarray, b: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -112,13 +114,103 @@ _NP_BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.d
 F32_CANONICAL_NAN = np.uint32(0x7FFFFFFF).view(np.float32)
 
 
-def canonical_nan_f32(x: np.ndarray) -> np.ndarray:
-    """A binary32 NaN result becomes the GPU's canonical NaN 0x7FFFFFFF, whatever the input payloads
-    (measured on the H200 for add, sub, mul, fma, neg and abs: benchmarks/microbench/nan/)."""
+F16_CANONICAL_NAN = np.uint16(0x7FFF).view(np.float16)
+
+
+def canonical_nan(x: np.ndarray) -> np.ndarray:
+    """A binary32 NaN result becomes the GPU's canonical NaN 0x7FFFFFFF, a binary16 one 0x7FFF,
+    whatever the input payloads (measured on the H200 for add, sub, mul, fma, neg and abs:
+    benchmarks/microbench/nan/; div, sqrt, rcp, the .approx functions, rounding to an integral
+    value and conversions to f16 / bf16 / from f16: benchmarks/microbench/math_api/). binary64
+    results keep NumPy's NaN, which is what the H200 returns for them."""
     x = np.asarray(x)
-    if x.dtype != np.float32:
-        return x
-    return np.where(np.isnan(x), F32_CANONICAL_NAN, x).astype(np.float32)
+    if x.dtype == np.float32:
+        return np.where(np.isnan(x), F32_CANONICAL_NAN, x).astype(np.float32)
+    if x.dtype == np.float16:
+        return np.where(np.isnan(x), F16_CANONICAL_NAN, x).astype(np.float16)
+    return x
+
+
+def negate_f64(x: np.ndarray) -> np.ndarray:
+    """neg.f64: the sign flipped, except a NaN's, which the H200 returns unchanged."""
+    x = np.asarray(x, np.float64)
+    return np.where(np.isnan(x), x, -x)
+
+
+_INV_2PI_F32 = float(np.float32(1 / (2 * np.pi)))  # 0x3E22F983, the constant ptxas multiplies by
+
+
+def sincos_approx_f32(x, op: str) -> np.ndarray:
+    """sin.approx.f32 / cos.approx.f32 as the H200 computes them: ptxas scales the argument by
+    1/(2 pi) in float32 rounding toward zero, the MUFU flushes a subnormal argument to zero and
+    works on the fraction of turns that is left, as a fixed-point number of 24 fractional bits
+    (rounded to nearest even: sin(float(pi)) is 0, sin(1e-7) is 0, sin(-7.58e-6) is -7.49e-6 on the
+    H200). So a huge argument gives sin 0 / cos 1 (its float32 turns are a whole number), not the
+    libm value; what is left is the MUFU's own approximation (measured: at most 4.6e-7 absolute
+    over 509 arguments, benchmarks/microbench/math_api)."""
+    with np.errstate(all="ignore"):
+        x32 = ftz(np.asarray(x, np.float32))
+        turns = ftz(round_to(x32.astype(np.float64) * _INV_2PI_F32, np.float32, "rz")).astype(np.float64)
+        frac = turns - np.rint(turns)  # exact
+        frac = np.rint(frac * 2.0 ** 24) / 2.0 ** 24  # the MUFU's fixed-point turns (small-argument sines)
+        angle = 2 * np.pi * frac
+        r = np.sin(angle) if op == "sin" else np.cos(angle)
+        # whole quarter turns give exact zeros (float64's pi leaves ~1e-16; the smallest true value
+        # on the 2**-24 grid is 3.7e-7); sin(-0) = -0
+        r = np.where(np.abs(r) < 2.0 ** -40, 0.0, r)
+        r = np.where((r == 0) & (op == "sin"), np.copysign(0.0, turns), r)
+        return canonical_nan(r.astype(np.float32))
+
+
+def div_approx_f32(x, y) -> np.ndarray:
+    """div.approx.f32: x times the reciprocal of y, and that reciprocal flushed to zero where it
+    would be subnormal (|y| > 2**126), so such a quotient is 0 (NaN for x infinite), as the PTX ISA
+    and the H200 have it (__fdividef). The reciprocal is taken correctly rounded here; the
+    hardware's is approximate (a last-place difference in some quotients)."""
+    with np.errstate(all="ignore"):
+        x32, y32 = np.asarray(x, np.float32), np.asarray(y, np.float32)
+        rcp = ftz((1.0 / y32.astype(np.float64)).astype(np.float32))
+        return canonical_nan((x32.astype(np.float64) * rcp.astype(np.float64)).astype(np.float32))
+
+
+_HI_WORD = np.uint64(0xFFFFFFFF00000000)
+_MUFU64_NAN = np.uint64(0x7FFFFFFF00000000)  # the MUFU's canonical NaN in the high word
+
+
+def mufu64(op: str, x) -> np.ndarray:
+    """MUFU.RCP64H / MUFU.RSQ64H, which rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 are on the
+    H200 (nothing else: benchmarks/microbench/math_api/results/primitives_sass.txt): they read only
+    the high 32 bits of x (sign, exponent, 20 mantissa bits; a subnormal is zero) and write only
+    the high 32 bits of the result (the low word is 0). Modelled as the exact reciprocal (square
+    root) of that truncated operand, truncated to 20 mantissa bits: the H200's word, or one unit of
+    the 20th bit above it (7 % / 6 % of 16,384 probes; the truncation is what keeps rsqrt.approx.f64's
+    refinement bit-exact)."""
+    with np.errstate(all="ignore"):
+        xh = (np.asarray(x, np.float64).view(np.uint64) & _HI_WORD).view(np.float64)
+        xh = np.where(np.abs(xh) < 2.0 ** -1022, np.copysign(0.0, xh), xh)
+        r = 1.0 / xh if op == "rcp" else 1.0 / np.sqrt(xh)
+        r = np.where(np.abs(r) < 2.0 ** -1022, np.copysign(0.0, r), r)
+        bits = np.where(np.isnan(r), _MUFU64_NAN, r.view(np.uint64) & _HI_WORD)
+        return bits.view(np.float64)
+
+
+def rsqrt_approx_f64(x) -> np.ndarray:
+    """rsqrt.approx.f64 as ptxas lowers it for sm_90: MUFU.RSQ64H, then one refinement
+    y = y0 + (y0 e)(0.5 + 0.375 e) with e = 1 - x y0^2 in DFMA / DMUL; zero, infinity, NaN,
+    negative and subnormal operands take the slow path (a subnormal is scaled by 2**54 first).
+    Matches the H200 on 16,382 of 16,384 probes (benchmarks/microbench/math_api)."""
+    x = np.asarray(x, np.float64)
+    with np.errstate(all="ignore"):
+        sub = (x > 0) & (x < 2.0 ** -1022)
+        xs = np.where(sub, x * 2.0 ** 54, x)
+        y0 = mufu64("rsqrt", xs)
+        e = float_fma(xs, -(y0 * y0), np.ones_like(xs), np.float64, "rn")
+        h = float_fma(e, np.full_like(xs, 0.375), np.full_like(xs, 0.5), np.float64, "rn")
+        y = float_fma(h, y0 * e, y0, np.float64, "rn")
+        y = np.where(sub, y * 2.0 ** 27, y)
+        special = np.where(x == 0, np.copysign(np.inf, x), np.where(np.isnan(x), x + x, np.where(
+            x < 0, np.uint64(0xFFF8000000000000).view(np.float64), 0.0)))
+        return np.where((x > 0) & np.isfinite(x), y, special)
 
 
 def float_minmax(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -150,7 +242,7 @@ def float_binary(op: str, a: np.ndarray, b: np.ndarray, dtype: np.dtype, mode: s
     away from overflow and the subnormal range). binary32 NaN results are canonical."""
     with np.errstate(all="ignore"):
         r = _float_binary(op, a, b, dtype, mode)
-        return canonical_nan_f32(r) if op != "div" else r
+        return canonical_nan(r)
 
 
 def _float_binary(op: str, a: np.ndarray, b: np.ndarray, dtype: np.dtype, mode: str) -> np.ndarray:
@@ -177,7 +269,27 @@ def _float_binary(op: str, a: np.ndarray, b: np.ndarray, dtype: np.dtype, mode: 
     r = round_to(s, dtype, mode, e)
     if op in ("add", "sub") and mode == "rm":
         r = _exact_zero_rm(r, a64, b64, s)
+    if dtype == np.float64:  # where the error terms cannot decide: exact fractions (exec/exact.py)
+        doubtful = _doubtful_f64(s, a64, b64, divisor=b64 if op == "div" else None)
+        r = exact.recompute("add" if op == "sub" else op, mode, r, doubtful, a64, b64)  # b64 is -b for sub
+        # a NaN operand comes out as it went in: negating b for sub must not flip its sign (H200)
+        r = np.where(np.isnan(r), _NP_BINARY[op](np.asarray(a, np.float64), np.asarray(b, np.float64)), r)
     return r
+
+
+_F64_SAFE_LOW, _F64_SAFE_HIGH = 2.0 ** -960, 2.0 ** 990
+
+
+def _doubtful_f64(r, *operands, divisor=None) -> np.ndarray:
+    """Lanes of a binary64 result whose error terms (TwoSum, TwoProd, Dekker) may be inexact: a
+    finite computation whose result or operands come near the subnormal range or overflow."""
+    finite = functools.reduce(np.logical_and, [np.isfinite(x) for x in operands])
+    if divisor is not None:
+        finite = finite & (divisor != 0)
+    nonzero = functools.reduce(np.logical_and, [x != 0 for x in operands])
+    big = functools.reduce(np.logical_or, [np.abs(x) > _F64_SAFE_HIGH for x in operands])
+    ar = np.abs(r)
+    return finite & (big | ~np.isfinite(r) | (ar > _F64_SAFE_HIGH) | ((ar < _F64_SAFE_LOW) & nonzero))
 
 
 def float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
@@ -186,7 +298,7 @@ def float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
     TwoProd/TwoSum; the result is correctly rounded except in rare double-rounding near-ties.
     binary32 NaN results are canonical (0x7FFFFFFF)."""
     with np.errstate(all="ignore"):
-        return canonical_nan_f32(_float_fma(a, b, c, dtype, mode))
+        return canonical_nan(_float_fma(a, b, c, dtype, mode))
 
 
 def _float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
@@ -195,9 +307,23 @@ def _float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
     if dtype == np.float64:
         p, pe = two_prod(a64, b64)
         s, se = two_sum(p, c64)
-        r, re = two_sum(s, se + pe)
+        t, te = two_sum(se, pe)  # a*b + c = s + t + te exactly (away from underflow and overflow)
+        r, re = two_sum(s, t)
         r = np.where(np.isfinite(r), r, a64 * b64 + c64)
-        out = round_to(r, np.float64, mode, np.where(np.isfinite(re), re, 0.0))
+        err = re + te  # rounded, but with the sign of the exact re + te: all a directed mode needs
+        out = round_to(r, np.float64, mode, np.where(np.isfinite(err), err, 0.0))
+        # exact fractions where that is not enough: near the subnormal range or overflow (a product
+        # that underflows included), or rounding to nearest exactly halfway once te is dropped
+        half_ulp = np.abs(np.nextafter(r, np.inf) - r) / 2
+        tie = (mode == "rn") & (te != 0) & (np.abs(re) == half_ulp)
+        tiny_product = (a64 != 0) & (b64 != 0) & (np.abs(p) < 2.0 ** -969)
+        finite = np.isfinite(a64) & np.isfinite(b64) & np.isfinite(c64)
+        doubtful = tie | tiny_product | ~np.isfinite(p) | _doubtful_f64(r, a64, b64, c64)
+        out = exact.recompute("fma", mode, out, doubtful & finite, a64, b64, c64)
+        # an exact zero keeps IEEE 754's sign, (-0) + (-0) = -0 (the error terms above are +0);
+        # a NaN is the operand's NaN as NumPy propagates it
+        exact_zero = (out == 0) & (pe == 0) & (p + c64 == 0)
+        out = np.where(exact_zero | np.isnan(out), a64 * b64 + c64, out)
         s = r
     else:
         p = a64 * b64
@@ -220,11 +346,15 @@ def float_sqrt(x, dtype: np.dtype, mode: str) -> np.ndarray:
         x64 = np.asarray(x, np.float64)
         s = np.sqrt(x64)
         if mode in ("rn", "", None):
-            return s.astype(dtype)
+            return canonical_nan(s.astype(dtype))
         p, pe = two_prod(s, s)
         resid = (x64 - p) - pe
         e = np.where(np.isfinite(resid), np.sign(resid), 0.0)
-        return round_to(s, dtype, mode, e)
+        r = canonical_nan(round_to(s, dtype, mode, e))
+        if np.dtype(dtype) == np.float64:  # s*s's error term underflows or overflows: exact fractions
+            edge = (x64 > 0) & np.isfinite(x64) & ((x64 < 2.0 ** -900) | (x64 > 2.0 ** 990))
+            r = exact.recompute("sqrt", mode, r, edge, x64)
+        return r
 
 
 def float_rcp(x, dtype: np.dtype, mode: str) -> np.ndarray:
@@ -494,6 +624,30 @@ def round_to_bf16(x64, mode: str, err=None) -> np.ndarray:
         return np.where(np.isnan(r), r, bf16_bits_to_f32(bits)).astype(np.float32)
 
 
+F16_CANONICAL_NAN_BITS = np.uint16(0x7FFF)  # the H200's NaN result for f16 and bf16 alike
+
+
+def round_to_half_bits(x64, bf: bool, err=None, *, sat: bool = False, relu: bool = False) -> np.ndarray:
+    """The exact value x64 + err rounded to nearest even f16 (bf=False) or bf16, as bits; .sat
+    clamps to [+0, 1] (NaN -> +0), .relu makes negatives (and -0) +0; a NaN is 0x7FFF."""
+    x64 = np.asarray(x64, np.float64)
+    with np.errstate(all="ignore"):
+        if bf:
+            bits = f32_to_bf16_bits(round_to_bf16(x64, "rn", err))
+        else:
+            bits = round_to(x64, np.float16, "rn", err).view(np.uint16)
+        nan = np.isnan(x64)
+        val = bf16_bits_to_f32(bits) if bf else bits.view(np.float16)
+        if sat:
+            one = np.uint16(0x3F80 if bf else 0x3C00)
+            bits = np.where(nan | (val <= 0), np.uint16(0), np.where(val >= 1, one, bits))
+        elif relu:
+            bits = np.where(nan, F16_CANONICAL_NAN_BITS, np.where(val <= 0, np.uint16(0), bits))
+        else:
+            bits = np.where(nan, F16_CANONICAL_NAN_BITS, bits)
+    return np.asarray(bits, np.uint16)
+
+
 def _int_to_float(xi: np.ndarray, dst: str, rnd: str) -> np.ndarray:
     """Integer -> float, correctly rounded in every mode (64-bit integers included)."""
     xi = np.asarray(xi)
@@ -520,6 +674,8 @@ def _convert(x: np.ndarray, dst: str, src: str, rnd: str, sat: bool, ftz_: bool)
     if is_float(src) and ftz_:
         x = ftz(x)
     if is_float(dst) and is_float(src):
+        if src == "bf16" and dst == "f32" and not (sat or ftz_) and rnd in ("", None):
+            return np.asarray(x, np.float32)  # a shift of the bits: even a signalling NaN stays as it is
         x64 = np.asarray(x, np.float64)
         if rnd in ("rni", "rzi", "rmi", "rpi"):
             x64 = {"rni": np.rint, "rzi": np.trunc, "rmi": np.floor, "rpi": np.ceil}[rnd](x64)
@@ -534,6 +690,11 @@ def _convert(x: np.ndarray, dst: str, src: str, rnd: str, sat: bool, ftz_: bool)
             r = saturate_float(r)
         if ftz_ and dst == "f32":
             r = ftz(r)
+        # the H200 returns the canonical NaN when it converts to f16 / bf16, from f16, or rounds
+        # f32 to an integral value; f64 <-> f32 and bf16 -> f32 keep the payload
+        # (benchmarks/microbench/math_api)
+        if (dst in ("f16", "bf16") and src != "f64") or (dst == "f32" and src in ("f16", "f32")):
+            r = canonical_nan(r)
         return r
     if is_float(src) and not is_float(dst):
         x64 = np.asarray(x, np.float64)
@@ -545,7 +706,14 @@ def _convert(x: np.ndarray, dst: str, src: str, rnd: str, sat: bool, ftz_: bool)
         # float(info.max) rounds up for 64-bit types: clamp in integer space
         big = v >= float(info.max)
         out = np.where(big, info.max, v.astype(ddt) if not np.any(big) else np.where(big, 0, v).astype(ddt))
-        return np.asarray(out).astype(ddt)
+        out = np.asarray(out).astype(ddt)
+        if nan.any() and (type_bits(dst) == 64 or src == "f64") and type_bits(dst) >= 32:
+            # NaN gives 0 from f32 / f16 to a 32-bit integer, but the sign bit alone (INT_MIN, or 2**63
+            # unsigned) when the source or destination is 64-bit (F2I.F64 / F2I.S64 on the H200:
+            # benchmarks/microbench/math_api)
+            udt = np.dtype(f"u{ddt.itemsize}")
+            out = np.where(nan, np.array(1 << (8 * ddt.itemsize - 1), udt).view(ddt), out).astype(ddt)
+        return out
     if not is_float(src) and is_float(dst):
         return _int_to_float(np.asarray(x), dst, rnd if rnd in ("rn", "rz", "rm", "rp") else "rn")
     # integer -> integer

@@ -10,8 +10,10 @@ Notes on what some instructions mean here:
   next one issues, so memory is sequentially consistent and fences have nothing to order; but
   those at GPU or system scope (and acquire loads and atomics there) empty the SM's L1, as the
   CCTL.IVALL that ptxas puts after them does (`invalidates_l1`).
-- Approximate math (`ex2.approx`, `sin.approx`, `rcp.approx`, ...) is computed correctly rounded;
-  the hardware's approximations can differ by a few ulp.
+- Approximate math (`ex2.approx`, `rcp.approx`, ...) is computed correctly rounded; the hardware's
+  approximations can differ by a few ulp. `sin/cos.approx` reduce their argument as the H200 does
+  (alu.sincos_approx_f32) and `div.approx.f32` multiplies by a flushed reciprocal (alu.div_approx_f32),
+  so they are right to the hardware's accuracy everywhere (benchmarks/microbench/math_api).
 """
 
 from __future__ import annotations
@@ -205,6 +207,13 @@ def _build_binary(ins, link, o: Operands):
 
     if is_float(t):
         npdt = TYPE_INFO[t][0]
+        if op == "div" and "approx" in mods and t == "f32":
+            def f(ctx, ws, m):
+                x, y = a(ctx, ws), b(ctx, ws)
+                if ftz_:
+                    x, y = alu.ftz(x), alu.ftz(y)
+                d(ctx, ws, m, _apply_float_mods(alu.div_approx_f32(x, y), mods, t))
+            return f
         if op in ("add", "sub", "mul", "div"):
             def f(ctx, ws, m):
                 x, y = a(ctx, ws), b(ctx, ws)
@@ -219,7 +228,8 @@ def _build_binary(ins, link, o: Operands):
                 x, y = a(ctx, ws), b(ctx, ws)
                 if ftz_:
                     x, y = alu.ftz(x), alu.ftz(y)
-                r = (np.minimum if op == "min" else np.maximum)(x, y) if nan_prop else alu.float_minmax(op, x, y)
+                r = alu.canonical_nan((np.minimum if op == "min" else np.maximum)(x, y)) if nan_prop else \
+                    alu.float_minmax(op, x, y)
                 d(ctx, ws, m, _apply_float_mods(r, mods, t))
             return f
         if op == "copysign":
@@ -310,38 +320,53 @@ def _build_binary(ins, link, o: Operands):
 
 
 def _build_packed_half(ins, link, o: Operands, t: str):
+    """f16 / bf16 arithmetic, scalar or packed pairs: computed exactly in float64 (a product of two
+    halves is exact, TwoSum keeps an fma's sum exact) and rounded once to the half type, as the
+    hardware does; .sat clamps to [+0, 1], .relu makes negatives +0, and a NaN result is the
+    canonical NaN 0x7FFF (all three as the H200 computes them: benchmarks/microbench/math_api)."""
     op = ins.opcode
     bf = t.startswith("bf16")
     packed = t.endswith("x2")
     srcs = [o.src(x, "b32" if packed else "b16") for x in ins.operands[1:]]
     d = o.dst(ins.operands[0], "b32" if packed else "b16")
     fns = {
-        "add": lambda x, y: x + y, "sub": lambda x, y: x - y, "mul": lambda x, y: x * y,
-        "min": np.fmin, "max": np.fmax, "fma": lambda x, y, z: (x.astype(np.float64) * y + z),
-        "neg": lambda x: -x, "abs": np.abs,
+        "add": lambda x, y: (x + y, None), "sub": lambda x, y: (x - y, None), "mul": lambda x, y: (x * y, None),
+        "min": lambda x, y: (np.fmin(x, y), None), "max": lambda x, y: (np.fmax(x, y), None),
+        "fma": lambda x, y, z: alu.two_sum(x * y, z), "neg": lambda x: (-x, None), "abs": lambda x: (np.abs(x), None),
     }
     if op not in fns:
         raise o.error(f"{ins.full_opcode} is not supported")
     fn = fns[op]
+    sat, relu = "sat" in ins.mods, "relu" in ins.mods
+    nan_prop = "NaN" in ins.mods and op in ("min", "max")
 
     def halves(v):
         if packed:
-            return alu.f16x2_split(v, bf)
+            lo, hi = alu.f16x2_split(v, bf)
+            return lo.astype(np.float64), hi.astype(np.float64)
         u = np.asarray(v).astype(np.uint16)
-        return (alu.bf16_bits_to_f32(u) if bf else u.view(np.float16).astype(np.float32)), None
+        return (alu.bf16_bits_to_f32(u) if bf else u.view(np.float16)).astype(np.float64), None
+
+    def one(args) -> np.ndarray:
+        with np.errstate(all="ignore"):
+            r, err = fn(*args)
+            if nan_prop:
+                r = np.where(np.isnan(args[0]) | np.isnan(args[1]), np.nan, r)
+            if op in ("min", "max"):  # -0 < +0, as float_minmax orders them
+                both_zero = (args[0] == 0) & (args[1] == 0)
+                neg = np.signbit(args[0]) | np.signbit(args[1]) if op == "min" else \
+                    np.signbit(args[0]) & np.signbit(args[1])
+                r = np.where(both_zero, np.where(neg, -0.0, 0.0), r)
+            return alu.round_to_half_bits(r, bf, err, sat=sat, relu=relu)
 
     def f(ctx, ws, m):
         vals = [halves(s(ctx, ws)) for s in srcs]
-        lo = fn(*[np.asarray(v[0], np.float32) for v in vals])
-        lo = alu.saturate_float(np.asarray(lo, np.float32)) if "sat" in ins.mods else lo
+        lo = one([v[0] for v in vals])
         if packed:
-            hi = fn(*[np.asarray(v[1], np.float32) for v in vals])
-            hi = alu.saturate_float(np.asarray(hi, np.float32)) if "sat" in ins.mods else hi
-            d(ctx, ws, m, alu.f16x2_join(np.asarray(lo, np.float32), np.asarray(hi, np.float32), bf))
+            hi = one([v[1] for v in vals])
+            d(ctx, ws, m, lo.astype(np.uint32) | (hi.astype(np.uint32) << np.uint32(16)))
         else:
-            lo32 = np.asarray(lo, np.float32)
-            bits = alu.f32_to_bf16_bits(lo32) if bf else lo32.astype(np.float16).view(np.uint16)
-            d(ctx, ws, m, bits)
+            d(ctx, ws, m, lo)
     return f
 
 
@@ -442,11 +467,13 @@ def _build_unary(ins, link, o: Operands):
     d = o.dst(ins.operands[0], t)
     npdt = TYPE_INFO[t][0]
     ftz_ = "ftz" in mods and t == "f32"
-    if op == "neg":  # ptxas lowers binary32 neg/abs to FADD: a NaN comes out canonical (alu.canonical_nan_f32)
-        return lambda ctx, ws, m: d(ctx, ws, m, alu.canonical_nan_f32(
+    if op == "neg" and t == "f64":  # the H200 leaves a NaN's sign alone (benchmarks/microbench/math_api)
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.negate_f64(a(ctx, ws)))
+    if op == "neg":  # ptxas lowers binary32 neg/abs to FADD: a NaN comes out canonical (alu.canonical_nan)
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.canonical_nan(
             _apply_float_mods(-np.asarray(a(ctx, ws), npdt), mods, t)))
     if op == "abs":
-        return lambda ctx, ws, m: d(ctx, ws, m, alu.canonical_nan_f32(
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.canonical_nan(
             _apply_float_mods(np.abs(np.asarray(a(ctx, ws), npdt)), mods, t)))
     if op == "not":
         if t == "pred":
@@ -481,6 +508,10 @@ def _build_unary(ins, link, o: Operands):
 
         def fn(x):
             x = np.asarray(x, np.float64)
+            if f64 and op == "rcp":  # rcp.approx.ftz.f64: the MUFU alone
+                return alu.mufu64("rcp", x)
+            if f64 and op == "rsqrt":
+                return alu.mufu64("rsqrt", x) if "ftz" in mods else alu.rsqrt_approx_f64(x)
             with np.errstate(all="ignore"):
                 if op == "rcp":
                     return 1.0 / x
@@ -492,6 +523,8 @@ def _build_unary(ins, link, o: Operands):
                     return np.exp2(x)
                 if op == "lg2":
                     return np.log2(x)
+                if op in ("sin", "cos") and not f64:
+                    return alu.sincos_approx_f32(x, op)
                 if op == "sin":
                     return np.sin(x)
                 if op == "cos":
@@ -503,7 +536,7 @@ def _build_unary(ins, link, o: Operands):
             if ftz_:
                 x = alu.ftz(x)
             r = fn(x)
-            r = r if f64 else np.asarray(r).astype(np.float32)
+            r = r if f64 else alu.canonical_nan(np.asarray(r).astype(np.float16 if t == "f16" else np.float32))
             d(ctx, ws, m, _apply_float_mods(r, mods, t))
         return f
     if op == "testp":

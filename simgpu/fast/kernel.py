@@ -116,7 +116,7 @@ ALU_KIND, BRA_KIND, BAR_KIND, EXIT_KIND = 0, 1, 5, 4  # program.py: ALU, BRA, CA
 C_INST, C_THREAD, C_PRED_ON, C_BRANCH, C_DIVERGENT, C_BARRIER = range(6)
 
 _U32 = np.uint64(0xFFFFFFFF)
-_NAN32 = np.uint64(0x7FFFFFFF)  # canonical binary32 NaN (exec/alu.canonical_nan_f32)
+_NAN32 = np.uint64(0x7FFFFFFF)  # canonical binary32 NaN (exec/alu.canonical_nan)
 _MASK_MULT = np.uint64(0x9E3779B97F4A7C15)  # core/engine._MASK_MULT
 
 
@@ -182,7 +182,7 @@ def _unary(op, a, bits, bbits, bsign, moff):
     if op == N_INEG:
         return (np.uint64(0) - a) & mask_bits(bits)
     if (a & np.uint64(0x7FFFFFFF)) > np.uint64(0x7F800000):
-        return _NAN32  # a NaN comes out canonical (ptxas lowers neg/abs to FADD; alu.canonical_nan_f32)
+        return _NAN32  # a NaN comes out canonical (ptxas lowers neg/abs to FADD; alu.canonical_nan)
     if op == N_FNEG:
         return (a ^ np.uint64(0x80000000)) & _U32
     return a & np.uint64(0x7FFFFFFF)  # N_FABS

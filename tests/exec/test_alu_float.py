@@ -74,14 +74,13 @@ def test_f32_binary_edge_cases(op, a, b, mode):
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(["add", "sub", "mul", "div"]), st.sampled_from(MODES), f64s, f64s)
 @example("div", "rp", -2.2250738585072014e-308, -5.203145591796789e-161)  # tiny dividend: scaled residual
+@example("mul", "rz", -746.0, 1.7976931348623157e308)  # H200: -DBL_MAX (rz never reaches infinity)
+@example("mul", "rm", 709.78, 5e-324)  # H200: 3.502925429014438e-321 (a subnormal product)
+@example("div", "rz", 1.7976931348623157e308, -1e-45)
 def test_f64_binary_rounding_modes(op, mode, a, b):
+    """Every mode, every range: overflow and subnormal results included (exec/exact.py)."""
     if op == "div" and b == 0:
         return
-    fa, fb = Fraction(a), Fraction(b)
-    exact = {"add": fa + fb, "sub": fa - fb, "mul": fa * fb, "div": fa / fb if fb else 0}[op]
-    if abs(exact) > Fraction(2) ** 1000 or (exact != 0 and abs(exact) < Fraction(2) ** -960) or \
-            max(abs(a), abs(b)) > 2.0**990:
-        return  # f64 directed rounding uses Dekker's TwoProd: exact only away from overflow/underflow
     got = alu.float_binary(op, np.array([a]), np.array([b]), np.float64, mode)[0]
     want = ref_binary(op, a, b, mode, "f64")
     assert same_float(got, want), f"{op}.{mode}.f64 {a!r} {b!r}: got {got!r}, want {want!r}"
@@ -101,6 +100,31 @@ def test_f32_fma_single_rounding(mode, a, b, c):
         zneg = False
     want = round_fraction(exact, "f32", mode, zero_negative=zneg)
     assert same_float(got, want), f"fma.{mode}.f32 {a!r} {b!r} {c!r}: got {got!r}, want {want!r}"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(MODES), f64s, f64s, f64s)
+@example("rz", 1e-300, 1.1754944000000001e-38, -0.5)  # H200: -0.49999999999999994 (the product underflows)
+@example("rz", -746.0, 1.7976931348623157e308, -1e-45)  # H200: -DBL_MAX
+@example("rn", -0.0, 3.0, -0.0)  # (-0) + (-0) = -0: sin(-0) is -0 on the H200
+@example("rn", 1.0 + 2.0**-52, 1.0 - 2.0**-53, -(2.0**-105))  # a near-tie of the two error terms
+def test_f64_fma_single_rounding(mode, a, b, c):
+    got = alu.float_fma(np.array([a]), np.array([b]), np.array([c]), np.float64, mode)[0]
+    exact = Fraction(a) * Fraction(b) + Fraction(c)
+    if exact == 0:
+        pneg = signbit(a) != signbit(b)
+        zneg = pneg if ((a == 0 or b == 0) and c == 0 and pneg == signbit(c)) else mode == "rm"
+    else:
+        zneg = False
+    want = round_fraction(exact, "f64", mode, zero_negative=zneg)
+    assert same_float(got, want), f"fma.{mode}.f64 {a!r} {b!r} {c!r}: got {got!r}, want {want!r}"
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("x", [1e-320, 5e-324, 2.2250738585072014e-308, 3.0, 1.7976931348623157e308, 1e300])
+def test_f64_sqrt_every_range(mode, x):
+    got = alu.float_sqrt(np.array([x]), np.float64, mode)[0]
+    assert same_float(got, round_sqrt(Fraction(x), "f64", mode)), (x, mode, got)
 
 
 def test_f32_fma_double_rounding_case():
@@ -243,18 +267,19 @@ def test_testp_ptx():
 
 
 # ------------------------------------------------------------------------------ approximate math
-# The simulator computes these correctly rounded; the hardware's .approx results differ by a few
-# ulp, so we state the tolerance the PTX ISA guarantees (or 2 ulp where it gives an absolute bound).
+# The simulator computes most of these correctly rounded; the hardware's .approx results differ by
+# a few ulp, so we state the tolerance the PTX ISA guarantees (or 2 ulp where it gives an absolute
+# bound). sin/cos reduce their argument as the H200 does (the ISA's bound holds in [-pi, pi]) and
+# the f64 ones are the MUFU's 20-bit words: both have tests of their own below.
 APPROX = {
     "ex2.approx.f32": (np.exp2, np.linspace(-100, 100, 97), 2),
     "ex2.approx.ftz.f32": (np.exp2, np.linspace(-20, 20, 41), 2),
     "lg2.approx.f32": (np.log2, np.geomspace(1e-30, 1e30, 61), 2),
     "rcp.approx.f32": (lambda x: 1 / x, np.geomspace(1e-30, 1e30, 61), 1),
-    "rcp.approx.ftz.f64": (lambda x: 1 / x, np.geomspace(1e-30, 1e30, 61), 1),
     "sqrt.approx.f32": (np.sqrt, np.geomspace(1e-30, 1e30, 61), 1),
     "rsqrt.approx.f32": (lambda x: 1 / np.sqrt(x), np.geomspace(1e-30, 1e30, 61), 2),
-    "sin.approx.f32": (np.sin, np.linspace(-50, 50, 101), 2),
-    "cos.approx.f32": (np.cos, np.linspace(-50, 50, 101), 2),
+    "sin.approx.f32": (np.sin, np.linspace(-np.pi, np.pi, 101), 2),
+    "cos.approx.f32": (np.cos, np.linspace(-np.pi, np.pi, 101), 2),
     "tanh.approx.f32": (np.tanh, np.linspace(-10, 10, 81), 2),
 }
 
@@ -274,6 +299,47 @@ def test_approx_math_ptx(name):
             assert abs(float(g) - w) <= 2**-20.9, (name, v, g, w)
         else:
             assert ulp_diff32(g, np.float32(w)) <= ulps, (name, v, g, w)
+
+
+@pytest.mark.parametrize("name,bits,want", [
+    # (instruction, operand bits, result bits) measured on the H200 (benchmarks/microbench/math_api)
+    ("sin.approx.f32", 0x501502F9, 0x00000000), ("cos.approx.f32", 0x501502F9, 0x3F800000),  # 1e10: whole turns
+    ("sin.approx.f32", 0x7149F2CA, 0x00000000), ("cos.approx.f32", 0x7149F2CA, 0x3F800000),  # 1e30
+    ("sin.approx.f32", 0x40490FDB, 0x00000000), ("cos.approx.f32", 0x40490FDB, 0xBF800000),  # float(pi)
+    ("cos.approx.f32", 0x42FC0000, 0x3F71A94D), ("cos.approx.f32", 0xB6FE8055, 0x3F800000),  # 126, -7.58e-6
+    ("sin.approx.f32", 0x00000001, 0x00000000), ("sin.approx.f32", 0x80000001, 0x80000000),  # subnormals flushed
+])
+def test_sincos_approx_reduce_as_the_h200(name, bits, want):
+    x = np.array([bits], np.uint32).view(np.float32)
+    got = run_op(f"{name} %d, %a;", [("f32", x)], "f32")
+    assert int(np.asarray(got, np.float32).view(np.uint32)[0]) == want, (name, hex(bits), got)
+
+
+def test_sin_approx_small_arguments_are_fixed_point_turns():
+    """-7.58e-6 rad is 1.207e-6 turns, 20.25 units of 2**-24: the H200 answers -7.4905e-6, sin of 20
+    units (2**-24 turns each); 1e-7 rad is 0.27 units and gives 0."""
+    x = np.array([-7.5847297e-06, 1e-7, -3.0084544e-05], np.float32)
+    got = run_op("sin.approx.f32 %d, %a;", [("f32", x)], "f32")
+    want = np.sin(2 * np.pi * np.array([-20, 0, -80]) / 2.0**24)
+    np.testing.assert_allclose(np.asarray(got, np.float64), want, rtol=2**-20, atol=0)
+
+
+def test_f64_approx_are_mufu_high_words():
+    """rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64 are MUFU.RCP64H / RSQ64H: the operand's high word
+    in, a high word out (low word 0), within one unit of the 20th mantissa bit of the exact value;
+    rsqrt.approx.f64 refines that once and lands within an ulp."""
+    x = np.geomspace(1e-300, 1e300, 301)
+    hi = (x.view(np.uint64) & np.uint64(0xFFFFFFFF00000000)).view(np.float64)
+    for name, fn in (("rcp.approx.ftz.f64", lambda v: 1 / v), ("rsqrt.approx.ftz.f64", lambda v: 1 / np.sqrt(v))):
+        got = np.asarray(run_op(f"{name} %d, %a;", [("f64", x)], "f64"), np.float64)
+        assert not (got.view(np.uint64) & np.uint64(0xFFFFFFFF)).any(), name
+        np.testing.assert_allclose(got, fn(hi), rtol=2.0**-19, err_msg=name)
+    got = np.asarray(run_op("rsqrt.approx.f64 %d, %a;", [("f64", x)], "f64"), np.float64)
+    np.testing.assert_allclose(got, 1 / np.sqrt(x), rtol=2.0**-51)
+    special = np.array([0.0, -0.0, np.inf, -1.0, 1e-310])
+    got = np.asarray(run_op("rsqrt.approx.f64 %d, %a;", [("f64", special)], "f64"), np.float64)
+    assert list(got[:3]) == [np.inf, -np.inf, 0.0] and np.isnan(got[3])
+    np.testing.assert_allclose(got[4], 1 / np.sqrt(1e-310), rtol=2.0**-51)  # subnormal: scaled by 2**54
 
 
 @pytest.mark.parametrize("name,x,want", [
@@ -316,3 +382,61 @@ def test_f16_and_bf16_arithmetic_ptx():
     want = [round_fraction(Fraction(float(a)) + Fraction(float(b)), "bf16", "rn") for a, b in zip(
         (bx.astype(np.uint32) << 16).view(np.float32), (by.astype(np.uint32) << 16).view(np.float32))]
     assert list((got.astype(np.uint32) << 16).view(np.float32)) == [float(w) for w in want]
+
+
+def _bf16_value(bits) -> float:
+    return float(np.array([int(bits) << 16], np.uint32).view(np.float32)[0])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(["f16", "bf16"]), st.integers(0, 0xFFFF), st.integers(0, 0xFFFF), st.integers(0, 0xFFFF),
+       st.sampled_from(["", ".relu", ".sat"]))
+@example("bf16", 0xBEAC, 0xB2E0, 0x19A4, "")  # H200: 0x3217 (rounding through f32 first gave 0x3216)
+@example("f16", 0x3C00, 0xE653, 0xB868, ".relu")  # H200: 0x0000
+@example("f16", 0x0C57, 0x8622, 0x46C9, ".sat")  # -0 saturates to +0 on the H200
+def test_half_fma_rounds_once(t, a, b, c, mod):
+    """fma.rn{.relu,.sat}.{f16,bf16}: the exact a*b+c rounded once; .relu makes negatives +0, .sat
+    clamps to [+0, 1]; a NaN result is 0x7FFF (what the H200 returns: benchmarks/microbench/math_api)."""
+    if mod == ".sat" and t == "bf16":
+        return  # fma.sat has no bf16 form
+    got = int(run_op(f"fma.rn{mod}.{t} %d, %a, %b, %c;", [(t, np.array([a], np.uint16)), (t, np.array([b], np.uint16)),
+                                                          (t, np.array([c], np.uint16))], t)[0])
+    val = _bf16_value if t == "bf16" else (lambda v: float(np.array([v], np.uint16).view(np.float16)[0]))
+    va, vb, vc = val(a), val(b), val(c)
+    if any(np.isnan(v) for v in (va, vb, vc)) or (np.isinf(va) or np.isinf(vb) or np.isinf(vc)):
+        exact_nan = np.isnan(va * vb + vc) if not np.isnan(va) and not np.isnan(vb) and not np.isnan(vc) else True
+        if exact_nan:
+            assert got == (0 if mod == ".sat" else 0x7FFF), (t, hex(a), hex(b), hex(c), hex(got))
+        return
+    exact = Fraction(va) * Fraction(vb) + Fraction(vc)
+    if exact == 0:
+        pneg = (va < 0 or (va == 0 and np.signbit(va))) != (vb < 0 or (vb == 0 and np.signbit(vb)))
+        zneg = pneg if ((va == 0 or vb == 0) and vc == 0 and pneg == bool(np.signbit(vc))) else False
+    else:
+        zneg = False
+    want = float(round_fraction(exact, t, "rn", zero_negative=zneg))
+    if mod == ".relu" and want <= 0:
+        want = 0.0
+    if mod == ".sat":
+        want = 0.0 if want <= 0 else min(want, 1.0)
+    assert val(got) == want and np.signbit(val(got)) == np.signbit(want), (t, hex(a), hex(b), hex(c), hex(got), want)
+
+
+def test_half_and_single_nan_results_are_canonical():
+    """The H200's NaN results: 0x7FFF for f16 / bf16 arithmetic and conversions to them, 0x7FFFFFFF
+    for f32 division, square root and conversions from f16 (benchmarks/microbench/math_api)."""
+    nan16 = np.array([0x7E01], np.uint16)  # a quiet NaN with a payload
+    assert run_op("add.f16 %d, %a, %b;", [("f16", nan16), ("f16", nan16)], "f16")[0] == 0x7FFF
+    one = np.array([0x3C00], np.uint16)
+    assert run_op("max.NaN.f16 %d, %a, %b;", [("f16", nan16), ("f16", one)], "f16")[0] == 0x7FFF
+    f = np.array([np.nan, -1.0], np.float32)
+    for instr in ("div.rn.f32 %d, %a, %a;", "sqrt.rn.f32 %d, %a;", "sqrt.approx.f32 %d, %a;"):
+        got = np.asarray(run_op(instr, [("f32", f)], "f32"), np.float32).view(np.uint32)
+        assert got[0] == 0x7FFFFFFF, instr
+    got = run_op("cvt.rn.f16.f32 %d, %a;", [("f32", f)], "f16")
+    assert int(got[0]) == 0x7FFF
+    got = np.asarray(run_op("cvt.f32.f16 %d, %a;", [("f16", nan16)], "f32"), np.float32).view(np.uint32)
+    assert got[0] == 0x7FFFFFFF
+    snan_bf16 = np.array([0x7F81], np.uint16)  # bf16 -> f32 is a shift: even a signalling NaN stays
+    got = np.asarray(run_op("cvt.f32.bf16 %d, %a;", [("bf16", snan_bf16)], "f32"), np.float32).view(np.uint32)
+    assert got[0] == 0x7F810000
