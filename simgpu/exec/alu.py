@@ -162,17 +162,6 @@ def sincos_approx_f32(x, op: str) -> np.ndarray:
         return canonical_nan(r.astype(np.float32))
 
 
-def div_approx_f32(x, y) -> np.ndarray:
-    """div.approx.f32: x times the reciprocal of y, and that reciprocal flushed to zero where it
-    would be subnormal (|y| > 2**126), so such a quotient is 0 (NaN for x infinite), as the PTX ISA
-    and the H200 have it (__fdividef). The reciprocal is taken correctly rounded here; the
-    hardware's is approximate (a last-place difference in some quotients)."""
-    with np.errstate(all="ignore"):
-        x32, y32 = np.asarray(x, np.float32), np.asarray(y, np.float32)
-        rcp = ftz((1.0 / y32.astype(np.float64)).astype(np.float32))
-        return canonical_nan((x32.astype(np.float64) * rcp.astype(np.float64)).astype(np.float32))
-
-
 _HI_WORD = np.uint64(0xFFFFFFFF00000000)
 _MUFU64_NAN = np.uint64(0x7FFFFFFF00000000)  # the MUFU's canonical NaN in the high word
 

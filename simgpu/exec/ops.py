@@ -10,10 +10,10 @@ Notes on what some instructions mean here:
   next one issues, so memory is sequentially consistent and fences have nothing to order; but
   those at GPU or system scope (and acquire loads and atomics there) empty the SM's L1, as the
   CCTL.IVALL that ptxas puts after them does (`invalidates_l1`).
-- Approximate math (`ex2.approx`, `rcp.approx`, ...) is computed correctly rounded; the hardware's
-  approximations can differ by a few ulp. `sin/cos.approx` reduce their argument as the H200 does
-  (alu.sincos_approx_f32) and `div.approx.f32` multiplies by a flushed reciprocal (alu.div_approx_f32),
-  so they are right to the hardware's accuracy everywhere (benchmarks/microbench/math_api).
+- `rcp/rsqrt/sqrt/ex2.approx.f32` and `div.approx.f32` give the H200's bits (exec/mufu.py, its
+  measured tables); `lg2/tanh.approx` are computed correctly rounded and can differ from the hardware
+  by a few ulp; `sin/cos.approx` reduce their argument as the H200 does (alu.sincos_approx_f32), within
+  its accuracy everywhere (benchmarks/microbench/math_api).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from collections.abc import Callable
 import numpy as np
 
 from simgpu.errors import UnsupportedInstructionError
-from simgpu.exec import alu, mbarrier, mma, wmma
+from simgpu.exec import alu, mbarrier, mma, mufu, wmma
 from simgpu.exec.values import TYPE_INFO, from_raw, imm_value, is_float, is_signed, to_raw, type_bits, type_bytes
 from simgpu.frontend.ptx.ast import Addr, Imm, Instruction, Reg, Special, Sym, Vec
 
@@ -212,7 +212,7 @@ def _build_binary(ins, link, o: Operands):
                 x, y = a(ctx, ws), b(ctx, ws)
                 if ftz_:
                     x, y = alu.ftz(x), alu.ftz(y)
-                d(ctx, ws, m, _apply_float_mods(alu.div_approx_f32(x, y), mods, t))
+                d(ctx, ws, m, _apply_float_mods(mufu.div_approx(x, y, ftz_), mods, t))
             return f
         if op in ("add", "sub", "mul", "div"):
             def f(ctx, ws, m):
@@ -307,6 +307,9 @@ def _build_binary(ins, link, o: Operands):
         return lambda ctx, ws, m: d(ctx, ws, m, alu.int_rem(a(ctx, ws), b(ctx, ws), t))
     if op in ("min", "max"):
         fn = np.minimum if op == "min" else np.maximum
+        if "relu" in mods:  # max.relu.s32 (__vimax_s32_relu, the DPX three-way forms): at least 0
+            return lambda ctx, ws, m: d(ctx, ws, m, np.maximum(fn(np.asarray(a(ctx, ws), npdt),
+                                                                  np.asarray(b(ctx, ws), npdt)), npdt.type(0)))
         return lambda ctx, ws, m: d(ctx, ws, m, fn(np.asarray(a(ctx, ws), npdt), np.asarray(b(ctx, ws), npdt)))
     if op in ("and", "or", "xor"):
         if t == "pred":
@@ -507,6 +510,10 @@ def _build_unary(ins, link, o: Operands):
         f64 = t == "f64"
 
         def fn(x):
+            if not f64 and t == "f32" and op in ("rcp", "rsqrt", "sqrt"):  # the measured unit (exec/mufu.py)
+                return mufu.approx(op, x, "ftz" in mods)
+            if t == "f32" and op == "ex2":
+                return mufu.ex2_approx(x, "ftz" in mods)
             x = np.asarray(x, np.float64)
             if f64 and op == "rcp":  # rcp.approx.ftz.f64: the MUFU alone
                 return alu.mufu64("rcp", x)
@@ -1353,6 +1360,52 @@ def _then_invalidate_l1(f: Exec) -> Exec:
     return g
 
 
+# Modifiers that change an instruction's result, and the opcodes whose builders honour them. A
+# modifier outside this table would be silently ignored (as .relu on max.s32 and on fma.f16 once
+# were), so it is refused instead. Modifiers that change nothing a simulation computes (cache
+# hints, .sync / .aligned, .approx on an instruction modelled exactly, ...) are not listed.
+_RESULT_MODIFIERS = {
+    "relu": {"fma", "max", "min", "cvt"},
+    "sat": {"add", "sub", "mul", "mad", "fma", "cvt", "vadd", "vsub", "vabsdiff", "vmin", "vmax", "vadd2", "vsub2",
+            "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vadd4", "vsub4", "vavrg4", "vabsdiff4", "vmin4", "vmax4",
+            "vshl", "vshr", "vmad", "vset", "vset2", "vset4"},
+    "satfinite": {"cvt", "mma", "wmma"},
+    "NaN": {"max", "min"},
+    "xorsign": set(),
+    "oob": set(),
+}
+
+
+def _check_result_modifiers(ins: Instruction, link) -> None:
+    for m in ins.mods:
+        allowed = _RESULT_MODIFIERS.get(m)
+        if allowed is not None and ins.opcode not in allowed:
+            raise link.error(f"'{ins.full_opcode}': the .{m} modifier is not supported on {ins.opcode}", ins)
+
+
+def build_contracted(mul: Instruction, add: Instruction, pos: int, link) -> Exec:
+    """`add`/`sub` fused with the `mul` whose product is its source `pos` (exec/contract.py): one
+    fma, rounded once to nearest; -(a*b) + c for a product subtracted, a*b - c for one minus c."""
+    t = _type_of(add.mods, add, link)
+    o = Operands(add, link)
+    a, b = o.src(mul.operands[1], t), o.src(mul.operands[2], t)
+    c = o.src(add.operands[3 - pos], t)
+    d = o.dst(add.operands[0], t)
+    npdt = TYPE_INFO[t][0]
+    neg_product = add.opcode == "sub" and pos == 2
+    neg_addend = add.opcode == "sub" and pos == 1
+    ftz_ = "ftz" in add.mods and t == "f32"
+
+    def f(ctx, ws, m):
+        x, y, z = (np.asarray(v(ctx, ws), npdt) for v in (a, b, c))
+        if ftz_:
+            x, y, z = alu.ftz(x), alu.ftz(y), alu.ftz(z)
+        neg = alu.negate_f64 if t == "f64" else np.negative  # a NaN's sign as the H200 keeps it
+        r = alu.float_fma(neg(x) if neg_product else x, y, neg(z) if neg_addend else z, npdt, "rn")
+        d(ctx, ws, m, _apply_float_mods(r, add.mods, t))
+    return f
+
+
 def build(ins: Instruction, link) -> Exec:
     """The closure that executes `ins`, or UnsupportedInstructionError naming opcode, kernel, line."""
     f = _build(ins, link)
@@ -1377,6 +1430,7 @@ def _build(ins: Instruction, link) -> Exec:
     builder = mbarrier.build if own_cta else BUILDERS.get(ins.opcode)
     if builder is None:
         raise link.error(f"unsupported PTX instruction '{ins.full_opcode}'", ins)
+    _check_result_modifiers(ins, link)
     try:
         return builder(ins, link, Operands(ins, link))
     except UnsupportedInstructionError:

@@ -15,6 +15,7 @@ import numpy as np
 from simgpu.errors import UnsupportedInstructionError
 from simgpu.exec import ops, wmma
 from simgpu.exec.alignment import SYMBOL_BITS, known_alignment
+from simgpu.exec.contract import find_contractions
 from simgpu.exec.memory import FUNC_PARAM_BASE
 from simgpu.exec.printf import build_assertfail, build_vprintf
 from simgpu.exec.values import type_bits
@@ -92,6 +93,7 @@ class LinkedKernel:
     aggregated_atomics: set[int] = field(default_factory=set)
     # global loads whose cache operator changes what L1 does: pc -> "ld_bypass" | "ld_last_use"
     l1_policy: dict[int, str] = field(default_factory=dict)
+    contracted: set[int] = field(default_factory=set)  # add/sub pcs executed as an fma with their mul
     link: object = field(default=None, repr=False)  # the linker: register and symbol lookup (fast/decode.py)
     # the entry's launch bounds and cluster shape (frontend/ptx/ast.py Function), checked at launch
     max_ntid: tuple[int, ...] | None = None
@@ -293,6 +295,7 @@ class _Linker:
         atom_as_red: set[int] = set()
         aggregated_atomics: set[int] = set()
         l1_policy: dict[int, str] = {}
+        contracted: set[int] = set()
         for fn in funcs:
             self.cur_func = fn.name
             uniform_memo: dict[str, bool] = {}
@@ -300,6 +303,7 @@ class _Linker:
             targets: dict[int, int] = {}
             terms: set[int] = set()
             cond: set[int] = set()
+            fused = find_contractions(fn, _defs_uses)  # mul + add -> FFMA / DFMA, as ptxas does (exec/contract.py)
             for i, ins in enumerate(fn.body):
                 pc = lo + i
                 if ins.guard is not None:
@@ -341,6 +345,11 @@ class _Linker:
                 elif op in ("bar", "barrier") and "warp" not in ins.mods:  # bar.warp.sync: a no-op (ops.build)
                     kinds[pc] = BAR
                     barriers[pc] = self.barrier(ins)
+                elif i in fused:
+                    kinds[pc] = ALU
+                    j, pos = fused[i]
+                    execs[pc] = ops.build_contracted(fn.body[j], ins, pos, self)
+                    contracted.add(pc)
                 else:
                     kinds[pc] = ALU
                     execs[pc] = ops.build(ins, self)
@@ -376,7 +385,8 @@ class _Linker:
             global_symbols=dict(self.global_addresses),
             registers_per_thread=estimate_registers(max_live),
             vector_groups=vector_groups, atom_as_red=atom_as_red, aggregated_atomics=aggregated_atomics,
-            l1_policy=l1_policy, link=self, max_ntid=self.kernel.max_ntid, reqntid=self.kernel.reqntid,
+            l1_policy=l1_policy, contracted=contracted, link=self, max_ntid=self.kernel.max_ntid,
+            reqntid=self.kernel.reqntid,
             cluster_dims=self.kernel.cluster_dims, explicit_cluster=self.kernel.explicit_cluster,
         )
 

@@ -108,6 +108,9 @@ def decode(lk: LinkedKernel) -> Decoded:
     if lk.call_sites:
         return d  # device-function calls: every step on the reference engine (frames, copy-out)
     for pc, ins in enumerate(lk.instructions):
+        if pc in lk.contracted:  # an add fused with its mul (exec/contract.py): the reference closure
+            d.nat[pc] = N_NONE
+            continue
         try:
             _decode_one(d, pc, ins, lk)
         except _NotNative:

@@ -4,8 +4,8 @@
 integer intrinsics, a fast-math module), 512 inputs each with the special values first, run on the
 H200 through CuPy on the very PTX simgpu runs here (results/*.ptx.gz). A kernel whose PTX holds no
 approximate instruction must give the H200's bits exactly (NaN payloads aside: any NaN for any
-NaN). One that uses the MUFU approximations (ex2/lg2/sin/cos/tanh.approx, rcp/rsqrt/sqrt.approx.f32,
-div.approx/full) is held to the relative error those approximations leave.
+NaN). One that uses the MUFU approximations simgpu does not reproduce bit for bit (lg2, sin, cos,
+tanh.approx.f32, div.full) is held to the relative error those approximations leave.
 """
 
 from __future__ import annotations
@@ -21,7 +21,9 @@ import pytest
 
 HERE = Path(__file__).resolve().parents[2] / "benchmarks" / "microbench" / "math_api"
 RESULTS = HERE / "results"
-APPROX = re.compile(r"\b(ex2|lg2|sin|cos|tanh)\.approx|\b(rcp|rsqrt|sqrt)\.approx(\.ftz)?\.f32|\bdiv\.(approx|full)")
+# the approximations simgpu does not reproduce bit for bit (rcp / rsqrt / sqrt / ex2 .approx.f32 and
+# div.approx it does: exec/mufu.py)
+APPROX = re.compile(r"\b(lg2|sin|cos|tanh)\.approx\.(ftz\.)?f32|\bdiv\.full")
 
 
 def _load(name: str):
@@ -48,7 +50,8 @@ def _as_float(r: str, a: np.ndarray) -> np.ndarray:
         return a.view(np.float16).astype(np.float64)
     if r == "b":
         return (a.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
-    return a.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # float32 NaN to float64
+        return a.astype(np.float64)
 
 
 def test_every_function_matches_the_h200():
@@ -79,7 +82,7 @@ def test_every_function_matches_the_h200():
         if bad.any():
             i = int(np.argmax(bad))
             approx_fail.append(f"{name}: {int(bad.sum())} beyond 1e-5, e.g. #{i}: {a[i]!r} vs {b[i]!r}")
-    assert n_exact > 300 and n_approx > 60, (n_exact, n_approx)
+    assert n_exact > 380 and n_approx > 20, (n_exact, n_approx)
     assert not exact_fail, "\n".join(exact_fail)
     assert not approx_fail, "\n".join(approx_fail)
 

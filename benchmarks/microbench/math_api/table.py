@@ -131,6 +131,14 @@ _INT = [
     ("l_mod", "l", "l", "x % (y == 0 ? 1 : y)"), ("l_udiv", "q", "q", "x / (y == 0ull ? 1ull : y)"),
     ("l_umod", "q", "q", "x % (y == 0ull ? 1ull : y)"), ("l_mul", "l", "l", "x * y"),
     ("l_sar", "l", "l", "x >> (y & 63)"), ("l_shl", "q", "q", "x << (y & 63)"),
+    # Hopper's DPX intrinsics
+    ("i_vimax3_s32", "i", "i", "__vimax3_s32(x, y, z)"), ("i_vimax3_s32_relu", "i", "i", "__vimax3_s32_relu(x, y, z)"),
+    ("i_viaddmax_s32", "i", "i", "__viaddmax_s32(x, y, z)"),
+    ("i_viaddmax_s32_relu", "i", "i", "__viaddmax_s32_relu(x, y, z)"),
+    ("i_vimin3_s32_relu", "i", "i", "__vimin3_s32_relu(x, y, z)"), ("i_vimax_s32_relu", "i", "i", "__vimax_s32_relu(x, y)"),
+    ("i_vibmax_s32", "i", "i", "vibmax_packed(x, y)"), ("i_viaddmin_u32", "u", "u", "__viaddmin_u32(x, y, z)"),
+    ("i_vimax3_s16x2_relu", "u", "u", "__vimax3_s16x2_relu(x, y, z)"), ("i_viaddmin_u16x2", "u", "u", "__viaddmin_u16x2(x, y, z)"),
+    ("i_vimin3_u16x2", "u", "u", "__vimin3_u16x2(x, y, z)"), ("i_viaddmax_s16x2_relu", "u", "u", "__viaddmax_s16x2_relu(x, y, z)"),
 ]
 
 _HALF = [
@@ -174,6 +182,7 @@ __device__ int remquof_q(float x, float y) { int q; remquof(x, y, &q); return q;
 __device__ double frexp_m(double x) { int e; return frexp(x, &e); }
 __device__ double sincos_s(double x) { double s, c; sincos(x, &s, &c); return s; }
 __device__ int remquo_q(double x, double y) { int q; remquo(x, y, &q); return q; }
+__device__ int vibmax_packed(int x, int y) { bool p; int r = __vibmax_s32(x, y, &p); return r ^ (p ? 0x40000000 : 0); }
 """
 
 
