@@ -293,6 +293,16 @@ def float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
 def _float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
     a64, b64, c64 = (np.asarray(v, np.float64) for v in (a, b, c))
     mode = mode or "rn"
+    if dtype == np.float64 and mode == "rn":  # the common case, per lane in numba (exec/lanes.py)
+        out = lanes.fma_rn_f64_ufunc(a64, b64, c64)
+        unsure = np.isnan(out) & np.isfinite(a64) & np.isfinite(b64) & np.isfinite(c64)
+        if unsure.any():
+            a_, b_, c_ = np.broadcast_arrays(a64, b64, c64)
+            prod = a_ * b_
+            nan_result = unsure & (np.isinf(prod) & np.isinf(c_) & (np.sign(prod) != np.sign(c_)))
+            out = np.where(nan_result, prod + c_, out)  # inf - inf: a genuine NaN
+            out = exact.recompute("fma", mode, out, unsure & ~nan_result, a_, b_, c_)
+        return out
     if dtype == np.float64:
         p, pe = two_prod(a64, b64)
         s, se = two_sum(p, c64)

@@ -183,3 +183,61 @@ def shift_bits(is_left, signed, a, amt, bits):
 def shift_bits_ufunc(is_left, signed, a, amt, bits):
     """shift_bits as a NumPy ufunc (the reference engine's shl / shr)."""
     return shift_bits(is_left, signed, a, amt, bits)
+
+
+@njit(cache=True)
+def _two_sum(a, b):
+    s = a + b
+    bb = s - a
+    return s, (a - (s - bb)) + (b - bb)
+
+
+@njit(cache=True)
+def _split(x):
+    c = 134217729.0 * x  # 2**27 + 1
+    hi = c - (c - x)
+    return hi, x - hi
+
+
+_F64_UNSURE = 2.0  # fma_rn_f64's flag value: the lane needs exact arithmetic (exec/exact.py)
+
+
+@njit(cache=True)
+def fma_rn_f64_or_flag(a, b, c):
+    """a*b+c rounded once to nearest even in float64 from TwoProd / TwoSum error terms, or NaN
+    with a flag (returned separately by fma_rn_f64_flag) where those cannot decide: operands or
+    result near overflow or the subnormal range, a product that underflows, a result exactly
+    halfway once the last error term is dropped, or an exact zero whose sign needs IEEE's rule."""
+    if not (np.isfinite(a) and np.isfinite(b) and np.isfinite(c)):
+        return a * b + c
+    if max(abs(a), abs(b), abs(c)) > 2.0 ** 990:
+        return np.nan
+    p = a * b
+    if p != 0 and abs(p) < 2.0 ** -969 or (p == 0 and a != 0 and b != 0):
+        return np.nan
+    ah, al = _split(a)
+    bh, bl = _split(b)
+    pe = ((ah * bh - p) + ah * bl + al * bh) + al * bl
+    s, se = _two_sum(p, c)
+    t, te = _two_sum(se, pe)
+    r, re = _two_sum(s, t)
+    if r == 0:
+        if pe == 0 and se == 0:
+            return p + c  # an exact zero: IEEE's sign for round-to-nearest, as the FPU gives it
+        return np.nan
+    ar = abs(r)
+    if ar < 2.0 ** -960 or ar > 2.0 ** 990:
+        return np.nan
+    if te != 0 and re != 0:
+        exp_field = (np.float64(r).view(np.uint64) >> np.uint64(52)) & np.uint64(0x7FF)
+        half_ulp = np.uint64((exp_field - np.uint64(53)) << np.uint64(52)).view(np.float64)  # r is normal here
+        if abs(re) == half_ulp:  # exactly halfway: te decides, and was dropped
+            return np.nan
+    return r
+
+
+@vectorize(["float64(float64, float64, float64)"], cache=True)
+def fma_rn_f64_ufunc(a, b, c):
+    """fma_rn_f64_or_flag as a NumPy ufunc: NaN where the lane needs exact arithmetic (a NaN
+    result from NaN operands is told apart by the operands)."""
+    return fma_rn_f64_or_flag(a, b, c)
