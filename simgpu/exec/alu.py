@@ -143,11 +143,12 @@ _INV_2PI_F32 = float(np.float32(1 / (2 * np.pi)))  # 0x3E22F983, the constant pt
 def sincos_approx_f32(x, op: str) -> np.ndarray:
     """sin.approx.f32 / cos.approx.f32 as the H200 computes them: ptxas scales the argument by
     1/(2 pi) in float32 rounding toward zero, the MUFU flushes a subnormal argument to zero and
-    works on the fraction of turns that is left, as a fixed-point number of 24 fractional bits
-    (rounded to nearest even: sin(float(pi)) is 0, sin(1e-7) is 0, sin(-7.58e-6) is -7.49e-6 on the
-    H200). So a huge argument gives sin 0 / cos 1 (its float32 turns are a whole number), not the
-    libm value; what is left is the MUFU's own approximation (measured: at most 4.6e-7 absolute
-    over 509 arguments, benchmarks/microbench/math_api)."""
+    works on the fraction of turns that is left; modelled as a fixed-point number of 24 fractional
+    bits (rounded to nearest even: sin(float(pi)) is 0, sin(1e-7) is 0, sin(-7.58e-6) is -7.49e-6 on
+    the H200), which is not exactly how the unit reads it (sincos_probe.py: cells of that grid see
+    different results), hence not bit for bit. A huge argument gives sin 0 / cos 1 (its float32
+    turns are a whole number), not the libm value; what is left is the MUFU's own approximation
+    (measured: at most 4.6e-7 absolute over 509 arguments, benchmarks/microbench/math_api)."""
     with np.errstate(all="ignore"):
         x32 = ftz(np.asarray(x, np.float32))
         turns = ftz(round_to(x32.astype(np.float64) * _INV_2PI_F32, np.float32, "rz")).astype(np.float64)
