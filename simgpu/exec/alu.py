@@ -114,7 +114,8 @@ _NP_BINARY = {"add": np.add, "sub": np.subtract, "mul": np.multiply, "div": np.d
 F32_CANONICAL_NAN = np.uint32(0x7FFFFFFF).view(np.float32)
 
 
-F16_CANONICAL_NAN = np.uint16(0x7FFF).view(np.float16)
+F16_CANONICAL_NAN_BITS = np.uint16(0x7FFF)  # the H200's NaN result for f16 and bf16 alike
+F16_CANONICAL_NAN = F16_CANONICAL_NAN_BITS.view(np.float16)
 
 
 def canonical_nan(x: np.ndarray) -> np.ndarray:
@@ -135,72 +136,6 @@ def negate_f64(x: np.ndarray) -> np.ndarray:
     """neg.f64: the sign flipped, except a NaN's, which the H200 returns unchanged."""
     x = np.asarray(x, np.float64)
     return np.where(np.isnan(x), x, -x)
-
-
-_INV_2PI_F32 = float(np.float32(1 / (2 * np.pi)))  # 0x3E22F983, the constant ptxas multiplies by
-
-
-def sincos_approx_f32(x, op: str) -> np.ndarray:
-    """sin.approx.f32 / cos.approx.f32 as the H200 computes them: ptxas scales the argument by
-    1/(2 pi) in float32 rounding toward zero, the MUFU flushes a subnormal argument to zero and
-    works on the fraction of turns that is left; modelled as a fixed-point number of 24 fractional
-    bits (rounded to nearest even: sin(float(pi)) is 0, sin(1e-7) is 0, sin(-7.58e-6) is -7.49e-6 on
-    the H200), which is not exactly how the unit reads it (sincos_probe.py: cells of that grid see
-    different results), hence not bit for bit. A huge argument gives sin 0 / cos 1 (its float32
-    turns are a whole number), not the libm value; what is left is the MUFU's own approximation
-    (measured: at most 4.6e-7 absolute over 509 arguments, benchmarks/microbench/math_api)."""
-    with np.errstate(all="ignore"):
-        x32 = ftz(np.asarray(x, np.float32))
-        turns = ftz(round_to(x32.astype(np.float64) * _INV_2PI_F32, np.float32, "rz")).astype(np.float64)
-        frac = turns - np.rint(turns)  # exact
-        frac = np.rint(frac * 2.0 ** 24) / 2.0 ** 24  # the MUFU's fixed-point turns (small-argument sines)
-        angle = 2 * np.pi * frac
-        r = np.sin(angle) if op == "sin" else np.cos(angle)
-        # whole quarter turns give exact zeros (float64's pi leaves ~1e-16; the smallest true value
-        # on the 2**-24 grid is 3.7e-7); sin(-0) = -0
-        r = np.where(np.abs(r) < 2.0 ** -40, 0.0, r)
-        r = np.where((r == 0) & (op == "sin"), np.copysign(0.0, turns), r)
-        return canonical_nan(r.astype(np.float32))
-
-
-_HI_WORD = np.uint64(0xFFFFFFFF00000000)
-_MUFU64_NAN = np.uint64(0x7FFFFFFF00000000)  # the MUFU's canonical NaN in the high word
-
-
-def mufu64(op: str, x) -> np.ndarray:
-    """MUFU.RCP64H / MUFU.RSQ64H, which rcp.approx.ftz.f64 and rsqrt.approx.ftz.f64 are on the
-    H200 (nothing else: benchmarks/microbench/math_api/results/primitives_sass.txt): they read only
-    the high 32 bits of x (sign, exponent, 20 mantissa bits; a subnormal is zero) and write only
-    the high 32 bits of the result (the low word is 0). Modelled as the exact reciprocal (square
-    root) of that truncated operand, truncated to 20 mantissa bits: the H200's word, or one unit of
-    the 20th bit above it (7 % / 6 % of 16,384 probes; the truncation is what keeps rsqrt.approx.f64's
-    refinement bit-exact)."""
-    with np.errstate(all="ignore"):
-        xh = (np.asarray(x, np.float64).view(np.uint64) & _HI_WORD).view(np.float64)
-        xh = np.where(np.abs(xh) < 2.0 ** -1022, np.copysign(0.0, xh), xh)
-        r = 1.0 / xh if op == "rcp" else 1.0 / np.sqrt(xh)
-        r = np.where(np.abs(r) < 2.0 ** -1022, np.copysign(0.0, r), r)
-        bits = np.where(np.isnan(r), _MUFU64_NAN, r.view(np.uint64) & _HI_WORD)
-        return bits.view(np.float64)
-
-
-def rsqrt_approx_f64(x) -> np.ndarray:
-    """rsqrt.approx.f64 as ptxas lowers it for sm_90: MUFU.RSQ64H, then one refinement
-    y = y0 + (y0 e)(0.5 + 0.375 e) with e = 1 - x y0^2 in DFMA / DMUL; zero, infinity, NaN,
-    negative and subnormal operands take the slow path (a subnormal is scaled by 2**54 first).
-    Matches the H200 on 16,382 of 16,384 probes (benchmarks/microbench/math_api)."""
-    x = np.asarray(x, np.float64)
-    with np.errstate(all="ignore"):
-        sub = (x > 0) & (x < 2.0 ** -1022)
-        xs = np.where(sub, x * 2.0 ** 54, x)
-        y0 = mufu64("rsqrt", xs)
-        e = float_fma(xs, -(y0 * y0), np.ones_like(xs), np.float64, "rn")
-        h = float_fma(e, np.full_like(xs, 0.375), np.full_like(xs, 0.5), np.float64, "rn")
-        y = float_fma(h, y0 * e, y0, np.float64, "rn")
-        y = np.where(sub, y * 2.0 ** 27, y)
-        special = np.where(x == 0, np.copysign(np.inf, x), np.where(np.isnan(x), x + x, np.where(
-            x < 0, np.uint64(0xFFF8000000000000).view(np.float64), 0.0)))
-        return np.where((x > 0) & np.isfinite(x), y, special)
 
 
 def float_minmax(op: str, x: np.ndarray, y: np.ndarray) -> np.ndarray:
@@ -285,7 +220,8 @@ def _doubtful_f64(r, *operands, divisor=None) -> np.ndarray:
 def float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
     """a*b+c with a single rounding. For f32 the float64 product is exact and TwoSum gives the exact
     sum, so every mode is correctly rounded. For f64 the product and sum errors come from
-    TwoProd/TwoSum; the result is correctly rounded except in rare double-rounding near-ties.
+    TwoProd/TwoSum, and the lanes they cannot decide (near overflow or the subnormal range, exact
+    ties) from exact fractions (exec/exact.py): correctly rounded in every mode.
     binary32 NaN results are canonical (0x7FFFFFFF)."""
     with np.errstate(all="ignore"):
         return canonical_nan(_float_fma(a, b, c, dtype, mode))
@@ -313,12 +249,10 @@ def _float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
         err = re + te  # rounded, but with the sign of the exact re + te: all a directed mode needs
         out = round_to(r, np.float64, mode, np.where(np.isfinite(err), err, 0.0))
         # exact fractions where that is not enough: near the subnormal range or overflow (a product
-        # that underflows included), or rounding to nearest exactly halfway once te is dropped
-        half_ulp = np.abs(np.nextafter(r, np.inf) - r) / 2
-        tie = (mode == "rn") & (te != 0) & (np.abs(re) == half_ulp)
+        # that underflows included); rounding to nearest went to lanes.fma_rn_f64_ufunc above
         tiny_product = (a64 != 0) & (b64 != 0) & (np.abs(p) < 2.0 ** -969)
         finite = np.isfinite(a64) & np.isfinite(b64) & np.isfinite(c64)
-        doubtful = tie | tiny_product | ~np.isfinite(p) | _doubtful_f64(r, a64, b64, c64)
+        doubtful = tiny_product | ~np.isfinite(p) | _doubtful_f64(r, a64, b64, c64)
         out = exact.recompute("fma", mode, out, doubtful & finite, a64, b64, c64)
         # an exact zero keeps IEEE 754's sign, (-0) + (-0) = -0 (the error terms above are +0);
         # a NaN is the operand's NaN as NumPy propagates it
@@ -622,9 +556,6 @@ def round_to_bf16(x64, mode: str, err=None) -> np.ndarray:
         away = {"rz": np.zeros_like(neg), "rp": ~neg, "rm": neg}[mode]
         bits = np.where(inexact & away, trunc + np.uint64(1), trunc).astype(np.uint16)
         return np.where(np.isnan(r), r, bf16_bits_to_f32(bits)).astype(np.float32)
-
-
-F16_CANONICAL_NAN_BITS = np.uint16(0x7FFF)  # the H200's NaN result for f16 and bf16 alike
 
 
 def round_to_half_bits(x64, bf: bool, err=None, *, sat: bool = False, relu: bool = False) -> np.ndarray:

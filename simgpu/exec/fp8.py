@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simgpu.exec.alu import f16x2_split
+from simgpu.exec.alu import F16_CANONICAL_NAN_BITS, f16x2_split
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,6 @@ FORMATS: dict[str, Fp8Format] = {"e4m3": E4M3, "e5m2": E5M2, "e4m3x2": E4M3, "e5
 _VALUES = {f.name: _code_values(f.exp_bits, f.man_bits, f.bias, f.has_inf) for f in (E4M3, E5M2)}
 _POSITIVE = {f.name: _VALUES[f.name][: f.max_code + 1].copy() for f in (E4M3, E5M2)}
 CANONICAL_NAN = np.uint8(0x7F)  # both formats' canonical NaN
-F16_CANONICAL_NAN = np.uint16(0x7FFF)
 
 
 def _f16_table(fmt: Fp8Format) -> np.ndarray:
@@ -88,7 +87,7 @@ def _f16_table(fmt: Fp8Format) -> np.ndarray:
     vals = _VALUES[fmt.name]
     with np.errstate(invalid="ignore"):
         bits = vals.astype(np.float16).view(np.uint16).copy()
-    bits[np.isnan(vals)] = F16_CANONICAL_NAN
+    bits[np.isnan(vals)] = F16_CANONICAL_NAN_BITS
     return bits
 
 

@@ -199,13 +199,10 @@ def _split(x):
     return hi, x - hi
 
 
-_F64_UNSURE = 2.0  # fma_rn_f64's flag value: the lane needs exact arithmetic (exec/exact.py)
-
-
 @njit(cache=True)
 def fma_rn_f64_or_flag(a, b, c):
     """a*b+c rounded once to nearest even in float64 from TwoProd / TwoSum error terms, or NaN
-    with a flag (returned separately by fma_rn_f64_flag) where those cannot decide: operands or
+    (from finite operands: the caller's flag for exec/exact.py) where those cannot decide: operands or
     result near overflow or the subnormal range, a product that underflows, a result exactly
     halfway once the last error term is dropped, or an exact zero whose sign needs IEEE's rule."""
     if not (np.isfinite(a) and np.isfinite(b) and np.isfinite(c)):

@@ -12,7 +12,7 @@ Notes on what some instructions mean here:
   CCTL.IVALL that ptxas puts after them does (`invalidates_l1`).
 - `rcp/rsqrt/sqrt/ex2.approx.f32` and `div.approx.f32` give the H200's bits (exec/mufu.py, its
   measured tables); `lg2/tanh.approx` are computed correctly rounded and can differ from the hardware
-  by a few ulp; `sin/cos.approx` reduce their argument as the H200 does (alu.sincos_approx_f32), within
+  by a few ulp; `sin/cos.approx` reduce their argument as the H200 does (mufu.sincos_approx_f32), within
   its accuracy everywhere (benchmarks/microbench/math_api).
 """
 
@@ -516,9 +516,9 @@ def _build_unary(ins, link, o: Operands):
                 return mufu.ex2_approx(x, "ftz" in mods)
             x = np.asarray(x, np.float64)
             if f64 and op == "rcp":  # rcp.approx.ftz.f64: the MUFU alone
-                return alu.mufu64("rcp", x)
+                return mufu.mufu64("rcp", x)
             if f64 and op == "rsqrt":
-                return alu.mufu64("rsqrt", x) if "ftz" in mods else alu.rsqrt_approx_f64(x)
+                return mufu.mufu64("rsqrt", x) if "ftz" in mods else mufu.rsqrt_approx_f64(x)
             with np.errstate(all="ignore"):
                 if op == "rcp":
                     return 1.0 / x
@@ -531,7 +531,7 @@ def _build_unary(ins, link, o: Operands):
                 if op == "lg2":
                     return np.log2(x)
                 if op in ("sin", "cos") and not f64:
-                    return alu.sincos_approx_f32(x, op)
+                    return mufu.sincos_approx_f32(x, op)
                 if op == "sin":
                     return np.sin(x)
                 if op == "cos":
