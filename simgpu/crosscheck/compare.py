@@ -151,6 +151,8 @@ _EXACT = [
     # per op only: the total (no _op_) also counts wavefronts of other shared-pipe traffic on the
     # real GPU (one per warp in kernels with no shared memory at all: H200, 2026-11-29)
     r"^l1tex__data_pipe_lsu_wavefronts_mem_shared_op_\w+\.sum$",
+    # ncu's attribution to SASS instructions: no arbitration wavefronts (validation/shared_sass)
+    r"^(sm|smsp)__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_(ld|st|ldsm|stsm|atom|ldgsts)\.sum$",
     r"^smsp__sass_inst_executed_op_(global|shared|local|generic)_(ld|st|atom|red)\.sum$",
     r"^lts__t_sectors_srcunit_tex_op_(write|atom|red)\.sum$",
     r"^launch__(grid_size|block_size|shared_mem_per_block_static|shared_mem_per_block_dynamic)$",

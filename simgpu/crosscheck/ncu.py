@@ -59,6 +59,14 @@ EXTRA_METRICS = [
     "lts__t_sectors_srcunit_tex_op_atom.sum", "lts__t_sectors_srcunit_tex_op_red.sum",
     "lts__t_sector_op_read_hit_rate.pct", "lts__t_sector_op_write_hit_rate.pct",
     "dram__sectors_read.sum", "dram__sectors_write.sum",
+    # shared wavefronts as ncu attributes them to SASS instructions (no bank arbitration with other
+    # traffic: benchmarks/microbench/smem_arbitration)
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_stsm.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+    "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum",
 ]
 DEFAULT_METRICS = CALIBRATED_METRICS + EXTRA_METRICS
 # What the calibration's second ncu pass collected, over several launches, for kernel duration.

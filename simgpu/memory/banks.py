@@ -28,7 +28,11 @@ Model (sm_70 .. sm_90; sources below):
   64-bit access in one full-warp phase (1 minimum; our extrapolation of the same rule). Confirmed on
   sm_90 by [CALIB] gemm_tiled: its 4 LDS.128 per tile read As[ty][k..k+3], two distinct 16-byte
   addresses per warp (lanes 0-15 / 16-31), and ncu shows 2 wavefronts each (786,432 wavefronts =
-  32,768 warp-tiles x (16 LDS.32 + 4 LDS.128 x 2)) with 0 bank conflicts.
+  32,768 warp-tiles x (16 LDS.32 + 4 LDS.128 x 2)) with 0 bank conflicts. A warp none of whose
+  pairs has both lanes active does not pack (vacuously equal pairs): typical's bitonic_sort_1024
+  stores its compare-exchange as one STS.64 under a data-dependent branch, and the H200's
+  SASS-attributed store wavefronts (validation/shared_sass) are 646,071, 100 more than with such
+  warps packed into one full-warp phase, as in typical8's run of it (81).
 * Atomics on shared memory: ncu counts their wavefronts like loads' (distinct words per bank; lanes on
   the same word share one). Measured on the H200 for simgpu's `histogram` program (64 bins, skewed
   data, 2,048 warp-level ATOMS): ncu 3,783 wavefronts, this rule 3,783; serialising same-word lanes
@@ -80,13 +84,15 @@ def _phases_wavefronts(words: np.ndarray, valid: np.ndarray, lanes_per_phase: in
 
 
 def pair_packed(addr: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """bool[k]: lanes n and n^1 (or n and n^2) have equal addresses wherever both are active."""
+    """bool[k]: lanes n and n^1 (or n and n^2) have equal addresses wherever both are active, and at
+    least one such pair is active (a warp none of whose pairs has both lanes active does not pack:
+    validation/shared_sass, typical's bitonic_sort_1024)."""
     lane = np.arange(32)
     out = np.zeros(addr.shape[0], dtype=bool)
     for d in (1, 2):
         other = lane ^ d
         both = mask & mask[:, other]
-        out |= np.all(~both | (addr == addr[:, other]), axis=1)
+        out |= np.all(~both | (addr == addr[:, other]), axis=1) & both.any(axis=1)
     return out
 
 
@@ -124,7 +130,8 @@ def shared_wavefronts_reference(addr, mask, size: int, op: str = "ld") -> tuple[
         lanes_per_phase = base_phase
         if nwords > 1 and op != "atom":
             for d in (1, 2):
-                if all(not (m_row[n] and m_row[n ^ d]) or a_row[n] == a_row[n ^ d] for n in range(32)):
+                if all(not (m_row[n] and m_row[n ^ d]) or a_row[n] == a_row[n ^ d] for n in range(32)) \
+                        and any(m_row[n] and m_row[n ^ d] for n in range(32)):
                     lanes_per_phase = 2 * base_phase
         for p0 in range(0, 32, lanes_per_phase):
             banks: dict[int, list[int]] = {}
@@ -166,12 +173,15 @@ def warp_wavefronts_nb(addr, mask, delta, size, is_atom, words, cnt):
     if nwords > 1 and not is_atom:
         for d in (1, 2):
             ok = True
+            paired = False  # some pair has both lanes active (none: no packing)
             for lane in range(32):
                 o = lane ^ d
-                if mask[lane] and mask[o] and addr[lane] != addr[o]:
-                    ok = False
-                    break
-            if ok:
+                if mask[lane] and mask[o]:
+                    if addr[lane] != addr[o]:
+                        ok = False
+                        break
+                    paired = True
+            if ok and paired:
                 per_phase = 64 // nwords
                 break
     for p0 in range(0, 32, per_phase):

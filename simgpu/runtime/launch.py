@@ -409,6 +409,7 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
             converted=if_convertible_branches(lk, default_config().if_convert_max_instructions)))
         metrics["launch__occupancy_limit_shared_mem"] = float(shared_mem_limit(
             cfg, memsys.carveout_bytes, lk.shared_static + shared_mem))
+        metrics.update(_shared_sass_wavefronts(lk.mem_class, memsys.per_instruction(), memsys.instruction_kinds()))
     metrics.update(_instruction_metrics(stats))
     metrics.update(_tensor_metrics(lk, stats))
     if timing_result is not None:
@@ -446,6 +447,34 @@ def _tensor_metrics(lk, stats) -> dict[str, float]:
             else:
                 hmma += n
     return {"sm__inst_executed_pipe_tensor_op_hmma.sum": hmma, "sm__inst_executed_pipe_tensor_op_imma.sum": imma}
+
+
+# the SASS instruction class a shared access's wavefronts are attributed to by ncu's sm__sass_ /
+# smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_* (LDSM, STSM and LDGSTS have their own)
+_SASS_SHARED_OP = {"shared_ld": "ld", "generic_ld": "ld", "shared_st": "st", "generic_st": "st",
+                   "shared_atom": "atom", "generic_atom": "atom", "ldsm": "ldsm", "stsm": "stsm",
+                   "ldgsts": "ldgsts"}
+
+
+def _shared_sass_wavefronts(mem_class, per_pc: dict, kinds: dict) -> dict[str, float]:
+    """Shared-memory wavefronts by the SASS instruction that made them, as ncu attributes them
+    (sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_*): what the access patterns need, without
+    the wavefronts the hardware counter l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st also
+    counts when other traffic takes the banks (CTA launches beside running shared loads, shared
+    stores beside other warps' loads: benchmarks/microbench/smem_arbitration). simgpu models no such
+    arbitration, so its l1tex counts equal these; the H200 measured these exactly for every launch of
+    that microbenchmark."""
+    out = {op: 0.0 for op in ("ld", "st", "atom", "ldsm", "stsm", "ldgsts")}
+    for pc, d in per_pc.items():
+        op = _SASS_SHARED_OP.get(mem_class[pc] or "")
+        # a cp.async's pc is a global load to the memory system, its shared write's wavefronts beside
+        if op is not None and (kinds.get(pc, ("",))[0] == "shared" or op == "ldgsts"):
+            out[op] += d.get("wavefronts", 0.0)
+    m = {}
+    for op, v in out.items():
+        for unit in ("sm", "smsp"):
+            m[f"{unit}__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum"] = v
+    return m
 
 
 def _instruction_metrics(stats) -> dict[str, float]:

@@ -379,6 +379,10 @@ def test_ldmatrix_wavefronts_analytically():
                 assert m["smsp__sass_inst_executed_op_shared_ld.sum"] == 0, name
                 assert m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] == wf, name
                 assert m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"] == bc, name
+                # ncu files LDSM's wavefronts under its own SASS class (validation/shared_sass: the
+                # H200's mma_ldmatrix_gemm, op_ldsm 393,216 and op_ld 0)
+                assert m["sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum"] == wf, name
+                assert m["sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] == 0, name
 
 
 @pytest.mark.skipif(not (RESULTS / "mma_ncu.csv").exists(), reason="no H200 counter measurement")

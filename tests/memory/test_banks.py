@@ -48,6 +48,21 @@ def test_64bit_half_warps():
     assert wf(LANE * 256, size=8) == (32, 2)  # 16 distinct word pairs in banks 0/1 per half
 
 
+def test_no_active_pair_does_not_pack():
+    """A warp none of whose lane pairs (n, n^1 / n^2) has both lanes active is not pair-packed: its
+    64-bit accesses keep half-warp phases (the H200: typical's bitonic_sort_1024 STS.64 under a
+    data-dependent branch, validation/shared_sass)."""
+    every_fourth = LANE % 4 == 0  # lanes 0, 4, 8, ...: no n^1 or n^2 partner active
+    assert wf(LANE * 8, size=8, mask=every_fourth) == (2, 2)
+    assert wf(LANE * 16, size=16, mask=every_fourth) == (4, 4)
+    one_pair = every_fourth | (LANE == 1)  # lanes 0 and 1 both active, different addresses
+    assert wf(LANE * 8, size=8, mask=one_pair) == (2, 2)
+    same_pair = every_fourth.copy()  # lanes 0 and 1 both active, the same address: packs
+    same_pair[1] = True
+    addr = (LANE // 4) * 8  # lane 1 shares lane 0's address; the others 8 bytes apart
+    assert wf(addr, size=8, mask=same_pair) == (1, 1)
+
+
 def test_128bit_quarter_warps():
     assert wf(LANE * 16, size=16) == (4, 4)  # float4 contiguous: 4 wavefronts, 0 conflicts
     assert wf(LANE * 32, size=16) == (8, 4)  # stride 2 float4: 2-way inside each quarter
