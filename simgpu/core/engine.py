@@ -7,8 +7,8 @@ same code stay together, which keeps NumPy busy and the Python overhead per warp
 
 Lowest-PC-first alone would starve a warp that waits for another warp's store while it spins in
 a loop at a lower PC (a decoupled look-back scan, a lock, an mbarrier wait): Volta and later
-guarantee such code forward progress. Two rules give it here, and leave ordinary kernels' order
-(and so every counter) as it was:
+guarantee such code forward progress. Two rules give it here, and leave ordinary kernels'
+counters as they were:
 
 * A spinning warp sleeps. Once some ready warp has waited `SPIN_CHECK_WAIT` steps, a warp that
   branches back to a loop head compares its registers and mask with those it had the last time
@@ -16,12 +16,20 @@ guarantee such code forward progress. Two rules give it here, and leave ordinary
   not picked again until an instruction writes memory (a store, an atomic, a barrier arrival:
   `LinkedKernel.writes_memory`) or no other warp is ready. It polls once per change, as a real
   spinner polls once per memory round trip while the others run, instead of thousands of times.
-* When a ready warp has not issued for `STARVED_STEPS` steps (a spin whose registers change, e.g.
-  a back-off counter), the scheduler turns fair for `FAIR_STEPS` steps: it issues the group of
-  the longest-waiting ready warp first (ties: lowest PC).
-
-The calibration and validation kernels wait at most 3,315 steps (mandelbrot; ExecStats.longest_wait,
-`simgpu__scheduler_longest_wait_steps`) and no loop of theirs repeats its registers.
+* When a ready warp has not issued for `STARVED_STEPS` steps, the scheduler turns fair for
+  `FAIR_STEPS` steps: it issues the group of the longest-waiting ready warp first (ties: lowest
+  PC). So no ready warp falls more than `STARVED_STEPS` issue steps behind the others, as on the GPU,
+  where all resident warps progress together. The bound is twice `SPIN_CHECK_WAIT` (512), so the
+  spin check acts first (a sleeping spinner polls once per memory write). It was 20,000,
+  enough for spins whose registers change (a back-off counter) but not for a loop whose
+  iterations each wait on memory that warps past the loop write: typical8's decoupled look-back
+  (each tile walks back over its predecessors until one has published its inclusive prefix) let
+  every tile walk to tile 0 before any published, 164,759 warp loads and 103.6 us where the H200
+  made 52,929 in 24.6 us; with 512: 54,193 loads, 14.1 us (2,000: 96,795; 256: 47,457; 100:
+  44,249: the engine counts the lag in issue steps, not cycles, so the count depends on the bound).
+  Of the 136 recorded launches (validation/) no other counter moved; two others wait longer than
+  64 steps (mandelbrot 3,315, whose uneven loops now take turns; persistent_worklist 192). No loop
+  of theirs repeats its registers.
 
 SIMT: each warp has a current entry (pc, active mask, reconvergence pc) and a stack of saved
 entries. A divergent branch saves the reconvergence entry and the not-taken path and continues
@@ -43,9 +51,11 @@ from simgpu.exec.program import ALU, BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKern
 
 LANE_BITS = np.uint32(1) << np.arange(32, dtype=np.uint32)
 FULL = np.uint32(0xFFFFFFFF)
-STARVED_STEPS = 20_000  # steps a ready warp may wait before the scheduler turns fair
-FAIR_STEPS = 20_000  # steps it then stays fair
 SPIN_CHECK_WAIT = 256  # a ready warp has waited this long: loop heads check for spinning warps
+# steps a ready warp may wait before the scheduler turns fair: after the spin check has had its
+# chance (a spinner it puts to sleep polls once per memory write, fewer polls than fair turns give)
+STARVED_STEPS = 2 * SPIN_CHECK_WAIT
+FAIR_STEPS = 20_000  # steps it then stays fair
 # Scheduler state shared by both engines (one int64 array per wave, `Engine.sched`): the step, the
 # step the fair turn ends, fair turns, the longest wait, the two limits, the memory-write epoch
 # (sleeping warps wake when it moves), the longest wait at this step's pick, spin sleeps
