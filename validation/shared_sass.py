@@ -104,7 +104,7 @@ def show(path: Path) -> None:
                     print(f"{suite + ':' + name + '#' + str(i):40s} {op:4s} {mine or 0:11,.0f} {sass or 0:11,.0f} "
                           f"{'-' if hw is None else f'{hw:,.0f}':>11s} {extra:>9s}{flag}")
     print(f"\n{total} (launch, op) pairs: simgpu equals the H200's SASS-attributed wavefronts in {exact}, "
-          f"its hardware counter (l1tex__, ld/st only) in {hw_exact}")
+          f"its hardware counter (l1tex__: ld, st, atom) in {hw_exact}")
 
 
 def main() -> None:
