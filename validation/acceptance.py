@@ -17,16 +17,17 @@ from concurrent.futures import ProcessPoolExecutor
 
 from l2_reads import SUITES
 from shared_sass import DEFAULT_RECORD as SHARED_SASS
+from shared_sass import hw_metric, sass_metric
 
 # the H200's shared wavefronts as ncu attributes them to SASS instructions, recorded apart
 # (validation/shared_sass.py): what the bank model computes, without the arbitration wavefronts the
 # hardware counters add (benchmarks/microbench/smem_arbitration)
-SASS = [f"sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum" for op in ("ld", "st")]
+SASS = [sass_metric(op) for op in ("ld", "st")]
 
 EXACT = [f"l1tex__t_{kind}_pipe_lsu_mem_global_op_{op}.sum"
          for kind in ("requests", "sectors") for op in ("ld", "st", "atom", "red")
          if not (kind == "sectors" and op in ("atom", "red"))]
-SHARED_HW = [f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum" for op in ("ld", "st")]
+SHARED_HW = [hw_metric(op) for op in ("ld", "st")]
 EXACT += SHARED_HW
 # metric -> (kind of tolerance, tolerance): "rel" in percent, "abs" in points
 TOLERANT = {"lts__t_sectors_srcunit_tex_op_read.sum": ("rel", 2.0),

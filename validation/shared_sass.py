@@ -21,11 +21,22 @@ from l2_reads import SUITES  # this folder: the recorded suites
 HERE = Path(__file__).resolve().parent
 DEFAULT_RECORD = HERE / "shared_sass" / "h200_shared_sass.json"
 OPS = ("ld", "st", "ldsm", "stsm", "atom", "ldgsts")
-HW = [f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum" for op in ("ld", "st", "atom")]
+
+
+def sass_metric(op: str) -> str:
+    """ncu's shared wavefronts of one SASS instruction class."""
+    return f"sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum"
+
+
+def hw_metric(op: str) -> str:
+    """The hardware counter of one operation's shared wavefronts (arbitration included)."""
+    return f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum"
+
+
+HW = [hw_metric(op) for op in ("ld", "st", "atom")]
 HW += [f"l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{op}.sum" for op in ("ld", "st")]
-SASS = [f"sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum" for op in OPS]
-METRICS = HW + SASS + ["smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum",
-                       "launch__grid_size"]
+SASS = [sass_metric(op) for op in OPS]
+METRICS = HW + SASS + ["smsp__sass_inst_executed_op_shared_ld.sum", "smsp__sass_inst_executed_op_shared_st.sum"]
 
 
 def shared_specs(recorded: Path) -> list[str]:
@@ -90,15 +101,12 @@ def show(path: Path) -> None:
                 real = runs[0]
                 sim = sims[name][i]
                 for op in OPS:
-                    sass = real.get(f"sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum")
-                    hw = real.get(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum")
-                    mine = sim.get(f"sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum")
+                    sass, hw, mine = real.get(sass_metric(op)), real.get(hw_metric(op)), sim.get(sass_metric(op))
                     if not sass and not mine:
                         continue
                     total += 1
                     exact += mine == sass
-                    mine_hw = sim.get(f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum")
-                    hw_exact += hw is not None and mine_hw == hw
+                    hw_exact += hw is not None and sim.get(hw_metric(op)) == hw
                     flag = "" if mine == sass else "  differs"
                     extra = "" if hw is None else f"{hw - (sass or 0):+9,.0f}"
                     print(f"{suite + ':' + name + '#' + str(i):40s} {op:4s} {mine or 0:11,.0f} {sass or 0:11,.0f} "

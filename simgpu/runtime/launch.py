@@ -462,8 +462,9 @@ def _shared_sass_wavefronts(mem_class, per_pc: dict, kinds: dict) -> dict[str, f
     the wavefronts the hardware counter l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld/st also
     counts when other traffic takes the banks (CTA launches beside running shared loads, shared
     stores beside other warps' loads: benchmarks/microbench/smem_arbitration). simgpu models no such
-    arbitration, so its l1tex counts equal these; the H200 measured these exactly for every launch of
-    that microbenchmark."""
+    arbitration: its l1tex op_ld is these op_ld plus the LDSM wavefronts, its op_st these op_st plus
+    STSM's. On the H200 these equal the access patterns' own count in every launch of that
+    microbenchmark."""
     out = {op: 0.0 for op in ("ld", "st", "atom", "ldsm", "stsm", "ldgsts")}
     for pc, d in per_pc.items():
         op = _SASS_SHARED_OP.get(mem_class[pc] or "")

@@ -2,22 +2,16 @@
 by the class of the instruction that made them, and equal to the l1tex__ counts simgpu reports (it
 models no bank arbitration with other traffic: benchmarks/microbench/smem_arbitration)."""
 
+from pathlib import Path
+
 import numpy as np
 
 import simgpu as sg
 
+ROOT = Path(__file__).resolve().parents[2]
+# the padded 32x32 transpose of block 32x8 (the calibration's transpose_padded, typical9's copy)
+TRANSPOSE = (ROOT / "validation" / "typical9" / "kernels.cu").read_text()
 SRC = r"""
-extern "C" __global__ void padded_transpose(const float* in, float* out, int n)
-{
-    __shared__ float tile[32][33];
-    int x = blockIdx.x * 32 + threadIdx.x, y = blockIdx.y * 32 + threadIdx.y;
-    for (int j = 0; j < 32; j += 8) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * n + x];
-    __syncthreads();
-    x = blockIdx.y * 32 + threadIdx.x;
-    y = blockIdx.x * 32 + threadIdx.y;
-    for (int j = 0; j < 32; j += 8) out[(y + j) * n + x] = tile[threadIdx.x][threadIdx.y + j];
-}
-
 extern "C" __global__ void column_reads(float* out)
 {   // 32-way conflicts: lane i reads word 32 i
     __shared__ float s[32 * 32];
@@ -34,10 +28,11 @@ def _sass(m: dict, op: str) -> float:
 
 def test_transpose_loads_and_stores_by_class():
     n = 128
-    mod = sg.RawModule(code=SRC)
+    mod = sg.RawModule(code=TRANSPOSE)
     x = sg.asarray(np.arange(n * n, dtype=np.float32))
     y = sg.zeros(n * n, dtype=np.float32)
-    m = mod.get_function("padded_transpose")((n // 32, n // 32), (32, 8), (x, y, np.int32(n))).metrics
+    kernel = mod.get_function("transpose_tile32x8")
+    m = kernel((n // 32, n // 32), (32, 8), (x, y, np.int32(n), np.int32(n))).metrics
     assert np.array_equal(y.get().reshape(n, n), x.get().reshape(n, n).T)
     warp_accesses = (n // 32) ** 2 * 8 * 4  # CTAs x warps x 4 loads (and 4 stores), one wavefront each
     assert _sass(m, "ld") == _sass(m, "st") == warp_accesses
