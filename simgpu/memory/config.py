@@ -25,6 +25,8 @@ Sources referred to below:
               source unit (tex, ltcfabric, gcc), operation and lookup result.
   [L2CAP]     benchmarks/microbench/l2_capacity (ncu on the H200, 2026-12-01): what takes the L2's
               room (reads twice, writes then reads, vector adds of 16-72 MB).
+  [L1GEOM]    benchmarks/microbench/l1_geometry (ncu on the H200, 2026-12-02): how much an L1 beside
+              the 32, 64 and 132 KB carveouts holds; sweeps at other starts and strides.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ class MemoryConfig:
     # carveout.cu: 72 launches of 9 block sizes x 8 dynamic shared-memory sizes): 169 reproduced.
     # * No shared memory: room for zero_shared_carveout_factor x the thread-limited CTAs (at most
     #   max_ctas_per_sm) x the reserved 1 KB: 256 threads -> 32 KB (80 launches), 512 -> 16 KB,
-    #   1,024 -> 8 KB, 32 -> 32 KB (l1_size.cu, whose sweep shows the 224 KB of L1 that leaves).
+    #   1,024 -> 8 KB, 32 -> 32 KB (l1_size.cu; 224 KB left, of which the L1 holds 217, [L1GEOM]).
     # * Shared memory: room for shared_carveout_ctas_factor x the CTAs the other limits (threads,
     #   registers, blocks) allow, at most max_ctas_per_sm, each with its shared memory + 1 KB, where
     #   that fits shared_carveout_double_limit_kb; else room for those CTAs once; else as many as the
@@ -76,9 +78,18 @@ class MemoryConfig:
     zero_shared_carveout_factor: int = 4
     shared_carveout_ctas_factor: int = 2
     shared_carveout_double_limit_kb: int = 132
+    # What the L1 holds of the 256 KB the carveout leaves ([L1GEOM]): one warp per SM sweeping N KB 4
+    # times hits every re-read up to 217 KB and loses some from 218 KB beside the 32 KB carveout,
+    # up to 185 / from 186 beside 64 KB, up to 117 / from 118 beside 132 KB: 7 KB less, whatever the
+    # carveout (why is not documented). With whole ways per set simgpu's L1 holds 216 / 184 / 116 KB
+    # there (240 KB beside the 8 KB carveout, where the H200 re-reads a 240 KB buffer with no miss).
+    l1_reserved_bytes: int = 7 * KB
     # Associativity and replacement are not documented; LRU is assumed. 32 sets (a power of two)
-    # indexed by the XOR of the line number's 5-bit groups (l1.l1_set_of), the ways whatever the
-    # carveout leaves (224 KB: 56 ways; 248 KB: 62). [L2HIT] l1_size.cu swept 128-256 KB at strides
+    # indexed by the XOR of the 5-bit groups of the line's number in its allocation (l1.l1_set_of,
+    # l1_set_in_allocation), the ways whatever the carveout leaves less l1_reserved_bytes (224 KB:
+    # 54 ways; 248 KB: 60). [L1GEOM]: no loss at strides of 128 B to 4 MB nor at any start within a
+    # 2 MB page; odd strides (3 to 1,000 lines) lose 34-49 % of a 216 KB sweep, as a hashed index
+    # does (the XOR fold too, a modulo index would not). [L2HIT] l1_size.cu swept 128-256 KB at strides
     # of 128 B to 32 KB through a 224 KB L1: every sweep up to 216 KB hit fully at every stride, so
     # the index has no power-of-two aliasing (a line % 28-set index would give an 8 KB stride 7 of
     # its 28 sets); the XOR fold spreads every power-of-two stride and every contiguous range evenly
@@ -86,7 +97,8 @@ class MemoryConfig:
     # all hits the second time in 248 KB, so do 64 lines 32 KB or 4 KB apart (sass_probes reread,
     # reread_strided), and 1,024 lines 8 KB apart, each read 8 times, hit 87.55 % (validation/typical2
     # matvec_ldg4). Past the capacity the H200 loses its hits gradually (224 KB: 71 % of a possible
-    # 87.5; 256 KB: 19-30 %) where LRU sets lose them at once (not modelled).
+    # 87.5; 256 KB: 19-30 %) where LRU sets lose them at once (not modelled: tree pseudo-LRU and a
+    # random victim among the 16 oldest fit that but lose hits of recorded kernels, [L1GEOM] README).
     l1_sets: int = 32
     # L1 policies (Hopper): global loads allocate in L1 (default ld.ca-like caching on sm_70+,
     # [CALIB] gemm_naive shows 87.5 % L1 hits); global stores are write-through (Volta/Turing tuning
@@ -204,8 +216,19 @@ class MemoryConfig:
         ctas = min(ctas_other, max(1, largest // per_cta))
         return self.shared_carveout(min(ctas * per_cta, largest))
 
+    def preferred_carveout(self, percent: int) -> int:
+        """The carveout a preference of `percent` (cudaFuncAttributePreferredSharedMemoryCarveout) asks
+        for: that share of the largest carveout, rounded up to a supported one. The driver takes it as
+        a floor ([L1GEOM]: 32-thread CTAs without shared memory got their default 32 KB at 0, 3, 7 and
+        14 %, 64 KB at 28 %, 132 KB at 57 %)."""
+        if not 0 <= percent <= 100:
+            raise ValueError(f"a preferred carveout is a percent from 0 to 100, got {percent}")
+        largest = max(self.shared_carveouts_kb) * KB
+        return self.shared_carveout(-(-largest * percent // 100))
+
     def l1_bytes(self, carveout_bytes: int) -> int:
-        return self.l1_shared_unified_bytes - carveout_bytes
+        """The L1's data capacity beside a shared-memory carveout (before rounding to whole ways)."""
+        return self.l1_shared_unified_bytes - carveout_bytes - self.l1_reserved_bytes
 
 
 def memory_config_for(gpu) -> MemoryConfig:

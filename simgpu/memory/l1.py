@@ -8,7 +8,9 @@ State is plain NumPy arrays (numba-friendly), one slice per SM:
     req   int64[num_sms, 4]                ids of the SM's current and previous L1 request, and their warps
 The sets are fixed (a power of two, config l1_sets); only the first ``nways`` ways of each are used:
 nways = L1 capacity lines // sets, where the capacity is the unified 256 KB minus the launch's
-shared-memory carveout (a carveout takes ways, not sets). The set index is l1_set_of.
+shared-memory carveout (a carveout takes ways, not sets) minus the 7 KB the H200's L1 does not hold
+(config l1_reserved_bytes). The set index is l1_set_of of the line's number in its allocation
+(l1_set_in_allocation).
 
 Policies (config.py has the sources):
 * global load: lookup per sector (hit = tag present and sector valid); missing sectors are requested
@@ -109,6 +111,17 @@ def l1_set_of(line, nsets):
 
 
 @njit(cache=True, inline="always")
+def l1_set_in_allocation(line, nsets, heap_lines):
+    """The L1 set of a line by its offset in its allocation, as if every allocation began a 2 MB
+    page like a large cudaMalloc: the H200 re-reads a 240 KB buffer in a 240 KB L1 without a miss
+    (benchmarks/microbench/l1_geometry), where the XOR fold of simgpu's address, 512 B into a page,
+    put 61 of its lines in some sets of 60 ways. A launch's L1 hits then also do not depend on
+    where earlier allocations put its arrays."""
+    rel = line_in_allocation(line, heap_lines) if heap_lines.shape[0] > 0 else line
+    return l1_set_of(rel, nsets)
+
+
+@njit(cache=True, inline="always")
 def _l2_at(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr, side, parts,
            heap_lines):
     """l2_access with the line placed by its offset in its allocation (home partition and set, so
@@ -206,7 +219,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             l1_req[sm, 2] = warp_uid[g_warp[i]]
         if op == OP_ATOM or op == OP_RED:
             if l1_ways > 0:
-                s = l1_set_of(line, l1_tags.shape[1])
+                s = l1_set_in_allocation(line, l1_tags.shape[1], heap_lines)
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w >= 0:
                     l1_valid[sm, s, w] = np.int64(l1_valid[sm, s, w]) & ~m & 15
@@ -216,7 +229,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                       l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, heap_lines)
         elif op == OP_ST or op == OP_LOCAL_ST:
             if l1_ways > 0:
-                s = l1_set_of(line, l1_tags.shape[1])
+                s = l1_set_in_allocation(line, l1_tags.shape[1], heap_lines)
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 fresh = w < 0
                 if fresh:
@@ -243,7 +256,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
         else:  # loads (global and local)
             miss = m
             if l1_ways > 0 and op == OP_LD_LAST_USE:
-                s = l1_set_of(line, l1_tags.shape[1])
+                s = l1_set_in_allocation(line, l1_tags.shape[1], heap_lines)
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w >= 0:
                     v = np.int64(l1_valid[sm, s, w])
@@ -251,7 +264,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                     miss = m & ~v & 15
                     l1_valid[sm, s, w] = v & ~m & 15
             elif l1_ways > 0 and op != OP_LD_BYPASS:
-                s = l1_set_of(line, l1_tags.shape[1])
+                s = l1_set_in_allocation(line, l1_tags.shape[1], heap_lines)
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w < 0:
                     w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, l1_ways)

@@ -148,7 +148,8 @@ class MemorySystem:
     def begin_kernel(self, shared_bytes_per_cta: int, ctas_per_sm: int, warm: bool = False, *,
                      carveout_bytes: int | None = None, local_bytes_per_thread: int | None = None,
                      code_bytes: int = 0, code_key: object = None, heap_bases=None,
-                     threads_per_cta: int | None = None, ctas_other: int | None = None) -> None:
+                     threads_per_cta: int | None = None, ctas_other: int | None = None,
+                     preferred_carveout_pct: int = -1) -> None:
         """Configure L1 for the launch's shared-memory carveout, invalidate it, flush L2 unless warm, count
         the DRAM reads of its machine code (code_bytes) and launch constants: on every cold launch, on
         a warm one only the first time code_key (the kernel) runs since the caches were last flushed.
@@ -156,7 +157,9 @@ class MemorySystem:
         with ctas_other the CTAs per SM its threads, registers and the block limit allow; default
         ctas_per_sm); else the smallest that holds its CTAs. heap_bases: the first
         byte of each global allocation, so that a line's L2 home partition is taken from its offset
-        in its allocation (l2.line_in_allocation)."""
+        in its allocation (l2.line_in_allocation). preferred_carveout_pct (cudaFuncAttributePreferred-
+        SharedMemoryCarveout, -1: none): the driver's carveout grows to at least that percent of the
+        largest one, rounded up to a supported carveout (config.preferred_carveout)."""
         c = self.cfg
         starts = [] if heap_bases is None else list(np.asarray(heap_bases, np.int64) >> 7)
         self.heap_lines = np.unique(np.asarray(starts + [c.local_base >> 7], np.int64))
@@ -168,6 +171,8 @@ class MemorySystem:
         if carveout_bytes is None:
             need = ctas_per_sm * (shared_bytes_per_cta + c.shared_reserved_per_cta)
             carveout_bytes = c.shared_carveout(need)
+        if preferred_carveout_pct >= 0:
+            carveout_bytes = max(carveout_bytes, c.preferred_carveout(preferred_carveout_pct))
         self.carveout_bytes = int(carveout_bytes)
         if local_bytes_per_thread is not None:
             self.local_bytes_per_thread = int(local_bytes_per_thread)

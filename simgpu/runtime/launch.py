@@ -252,6 +252,10 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                           f"{lim.shared_mem_per_block_default} B limit for static shared memory (CUDA refuses to "
                           "load such a module); use extern __shared__ with shared_mem= and "
                           "kernel.max_dynamic_shared_size_bytes")
+    preferred = getattr(kernel, "preferred_shared_memory_carveout", -1)
+    if isinstance(preferred, bool) or not isinstance(preferred, (int, np.integer)) or not -1 <= preferred <= 100:
+        raise LaunchError(f"kernel {lk.name}: preferred_shared_memory_carveout must be an integer percent from 0 "
+                          f"to 100, or -1 for no preference; got {preferred!r}")
     opt_in = max(lim.shared_mem_per_block_default, lk.shared_static + kernel.max_dynamic_shared_size_bytes)
     if total_shared > lim.shared_mem_per_block_default and total_shared > opt_in:
         raise LaunchError(
@@ -289,6 +293,7 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                             code_bytes=machine.code_bytes if machine is not None
                             else len(lk.instructions) * memsys.cfg.instruction_bytes,
                             code_key=id(lk), heap_bases=dev.heap.bases, threads_per_cta=threads,
+                            preferred_carveout_pct=int(preferred),
                             ctas_other=min(v for k, v in occ.by_limit.items() if k != "shared memory"))
     bar = None
     if progress is not False:

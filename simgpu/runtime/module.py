@@ -157,6 +157,9 @@ class RawKernel:
         self.module = module
         self.name = name
         self.max_dynamic_shared_size_bytes = 0  # CuPy's opt-in attribute (cudaFuncSetAttribute)
+        # CuPy's cudaFuncAttributePreferredSharedMemoryCarveout: percent of the largest carveout
+        # wanted for shared memory (0-100), -1 for no preference; the L1 gets the rest
+        self.preferred_shared_memory_carveout = -1
         self.registers_per_thread: int | None = None  # override ptxas's count (num_regs)
 
     @property
@@ -190,7 +193,8 @@ class RawKernel:
         lk = self.linked
         return {"num_regs": self.num_regs,
                 "shared_size_bytes": lk.shared_static, "local_size_bytes": lk.local_size,
-                "max_dynamic_shared_size_bytes": self.max_dynamic_shared_size_bytes}
+                "max_dynamic_shared_size_bytes": self.max_dynamic_shared_size_bytes,
+                "preferred_shared_memory_carveout": self.preferred_shared_memory_carveout}
 
     def __call__(self, grid, block, args, *, shared_mem: int = 0, stream=None, **options):
         from simgpu.runtime.launch import launch

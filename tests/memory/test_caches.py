@@ -187,9 +187,10 @@ def test_l1_hit_rate_counts_atomic_sectors_as_misses(h200):
 def test_l1_capacity_follows_carveout(h200):
     ms = MemorySystem(h200)
     ms.begin_kernel(4096, 8)  # 8 x (4 KB + 1 KB) = 40 KB -> 64 KB carveout
-    assert ms.carveout_bytes == 64 * 1024 and ms.l1.capacity_bytes == 192 * 1024
+    # 256 - 64 - 7 KB (config l1_reserved_bytes, measured) = 185 KB: 46 whole ways of 32 x 128 B
+    assert ms.carveout_bytes == 64 * 1024 and ms.l1.capacity_bytes == 184 * 1024
     ms.begin_kernel(0, 8, carveout_bytes=100 * 1024)
-    assert ms.l1.capacity_bytes == 156 * 1024 - (156 * 1024) % (ms.l1.sets * 128)  # whole ways only
+    assert ms.l1.capacity_bytes == 149 * 1024 - (149 * 1024) % (ms.l1.sets * 128)  # whole ways only
     # LRU thrash: 2x the L1 capacity streamed twice on one SM gives no L1 hits
     ms.begin_kernel(0, 8, carveout_bytes=228 * 1024)
     cap_lines = ms.l1.capacity_bytes // 128
@@ -203,6 +204,22 @@ def test_l1_capacity_follows_carveout(h200):
     addr = addr[: cap_lines // 2]
     for _ in range(2):
         ms.global_access("ld", 0, np.zeros(addr.shape[0], np.int64), addr, np.ones(addr.shape, bool), 4)
+    assert ms.metrics()["l1tex__t_sector_hit_rate.pct"] == 50.0
+
+
+@pytest.mark.parametrize("offset", [0, 256, 512, 4096 + 768, 123 * 256])
+def test_l1_sets_follow_the_offset_in_the_allocation(h200, offset):
+    """A buffer of exactly the L1's capacity read twice hits fully the second time wherever its
+    allocation starts (256-byte aligned): the set index takes the line's offset in its allocation,
+    as the H200 re-reads 240 KB beside the 8 KB carveout without a miss."""
+    ms = MemorySystem(h200)
+    base = BASE + offset
+    ms.begin_kernel(0, 1, carveout_bytes=8 * 1024, heap_bases=[BASE - 4096, base])
+    assert ms.l1.capacity_bytes == 240 * 1024
+    lines = np.arange(ms.l1.capacity_bytes // 128, dtype=np.int64)
+    addr = (base + lines[:, None] * 128 + LANE * 4).astype(np.uint64)
+    for _ in range(2):
+        ms.global_access("ld", 0, np.zeros(lines.size, np.int64), addr, np.ones(addr.shape, bool), 4)
     assert ms.metrics()["l1tex__t_sector_hit_rate.pct"] == 50.0
 
 

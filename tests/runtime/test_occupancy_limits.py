@@ -48,3 +48,30 @@ def test_a_launch_reports_all_four():
     assert m["launch__occupancy_limit_blocks"] == 32 and m["launch__occupancy_limit_warps"] == 8
     per_cta = -(-(32 + 1024) // 128) * 128
     assert m["launch__occupancy_limit_shared_mem"] == m["launch__shared_mem_config_size"] // per_cta
+
+
+SWEEP = r"""
+extern "C" __global__ void touch(const int *__restrict__ buf, int *out) {
+    if (buf[threadIdx.x] == 0x7fffffff) out[blockIdx.x] = 1;
+}
+"""
+
+
+@pytest.mark.parametrize("percent, carveout_kb", [(-1, 32), (0, 32), (3, 32), (7, 32), (14, 32), (28, 64), (57, 132)])
+def test_preferred_carveout_is_a_floor_on_the_drivers_choice(percent, carveout_kb):
+    """kernel.preferred_shared_memory_carveout (CuPy's cudaFuncAttributePreferredSharedMemoryCarveout)
+    on 132 CTAs of 32 threads without shared memory: the H200's driver kept its default 32 KB at 0-14 %
+    and gave 64 KB at 28 %, 132 KB at 57 % (benchmarks/microbench/l1_geometry); the L1 gets the rest."""
+    kernel = sg.RawModule(code=SWEEP).get_function("touch")
+    kernel.preferred_shared_memory_carveout = percent
+    r = kernel((132,), (32,), (sg.zeros(32, np.int32), sg.zeros(132, np.int32)))
+    assert r.metrics["launch__shared_mem_config_size"] == carveout_kb * 1024
+    assert kernel.attributes["preferred_shared_memory_carveout"] == percent
+
+
+@pytest.mark.parametrize("bad", [101, -2, 2.5, True])
+def test_preferred_carveout_out_of_range_is_refused_by_name(bad):
+    kernel = sg.RawModule(code=SWEEP).get_function("touch")
+    kernel.preferred_shared_memory_carveout = bad
+    with pytest.raises(sg.LaunchError, match="touch: preferred_shared_memory_carveout must be"):
+        kernel((1,), (32,), (sg.zeros(32, np.int32), sg.zeros(1, np.int32)))
