@@ -261,6 +261,13 @@ class TimingConfig:
     # +50 %); validation/kernel_times.py 15.0 -> 15.2 % (aos_float3_scale -8.5 -> -30 %: its joined
     # stores cost nothing, the H200's took 8.0 us all the same).
     store_join_max_lines: int = 16
+    # A global store into a line whose L1 fill (a load's miss on the same SM) is still on its way
+    # counts its sectors as L1 misses where the functional walk, which has the line resident, counted
+    # hits (validation/typical10 transpose_inplace_swap: each thread stores into the column line it
+    # has just asked for, with the value of its other load; the H200 counts 1,382,780 of 2,359,040
+    # store sectors as hits). Decided in the replay, which knows when each load's data is back
+    # (store_lines.store_hits_lost).
+    store_misses_pending_fill: bool = True
 
     # ---------------------------------------------------------------- model switches
     # hits on lines another warp of the same step missed wait for that miss (no addresses in the

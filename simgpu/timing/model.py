@@ -45,7 +45,7 @@ from simgpu.timing.l2_sides import gpc_line_offsets, group_homes
 from simgpu.timing.load_lines import MergeState, merge_state
 from simgpu.timing.prepare import build_streams
 from simgpu.timing.replay import N_REASONS, replay
-from simgpu.timing.store_lines import StoreCounts, store_rings
+from simgpu.timing.store_lines import StoreCounts, pending_fills, store_rings
 
 POLICIES = {"gto": 0, "lrr": 1}
 RECORD_AUTO_LIMIT = 2_000_000  # record="auto" keeps the per-cycle record below this many warp instructions
@@ -370,7 +370,11 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     n_pc = len(st.kind)
     store_counts = (np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64))
     rings = store_rings(num_sms * ctas_per_sm, stores_on, cfg.store_join_max_lines)
-    stores = (stores_on, sr.store_off, sr.store_line, sr.store_info, rings, *store_counts)
+    # a store into a line whose load is still on its way counts as a miss (store_lines.store_hits_lost)
+    pend_on = bool(stores_on and cfg.store_misses_pending_fill and len(sides[1]))
+    miss_lines = sr.miss_line[sr.miss_by_row] if pend_on else np.zeros(0, np.int64)
+    stores = (stores_on, sr.store_off, sr.store_line, sr.store_info, rings, *store_counts,
+              pending_fills(num_sms, pend_on, miss_lines))
     t1 = time.perf_counter()
     slots = st.slots if st.slots is not None else np.ones(len(st.kind), np.int32)
     cycles = replay(st.kind, st.pipe, st.lat, st.ii, slots, st.sb, st.src, st.dst, st.n_regs,

@@ -72,7 +72,7 @@ from simgpu.timing.isa import (
     SB_SHORT,
 )
 from simgpu.timing.load_lines import answer_opened, load_lines
-from simgpu.timing.store_lines import store_arrives, store_leaves
+from simgpu.timing.store_lines import fills_requested, store_arrives, store_hits_lost, store_leaves
 
 INF = np.int64(1) << np.int64(62)
 N_REASONS = 13
@@ -261,7 +261,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
     unit_free = np.zeros(max(1, n_units), np.float64)
     # stores that meet on their CTA's write path (store_lines.py): per store row its (line, info)
     # records, the per-slot rings, the per-pc hit and merged-sector counts
-    st_on, st_off, st_line, st_info, ring, sf_hit, st_hit, st_merged = stores
+    st_on, st_off, st_line, st_info, ring, sf_hit, st_hit, st_merged, pend = stores
     # the L2's line requests (lookups) per cycle, besides its sectors: per row the lines it sends
     # to L2 (config l2_lines_per_ns; 0: no such limit)
     row_lines, l2_line_rate = l2_lines
@@ -582,6 +582,8 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                             if st_on:
                                 joined = store_arrives(st_off, st_line, st_info, mr, g, t1, ring, pc, sf_hit,
                                                        st_hit, st_merged)
+                                if not joined:  # hits on lines whose load is still on its way miss
+                                    st_hit[pc] -= store_hits_lost(pend, sm, st_off, st_line, st_info, mr, t1)
                             if joined:  # it rides on the writes it joined: no path cycles, no L2 request
                                 ml2 = 0.0
                             else:
@@ -663,6 +665,8 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                             answer_opened(merge, op_b, op_w, op_m, op_l, op_f, n_open, t, done_t, l2_near)
                         if track_q and n_miss_lines:
                             _lines_sent(q_cal, q_tot, q_head, sm, done_t, n_miss_lines)
+                        if n_miss_lines:
+                            fills_requested(pend, sm, zs[gs, F_GRP] - n_miss_lines, zs[gs, F_GRP], done_t)
                 elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
                     is_mem = True
                     mlat = -1

@@ -40,6 +40,7 @@ from numba import njit
 from simgpu.memory.l2 import popcount4
 
 RING = 64  # recent (store, line) records kept per CTA slot: four 16-line stores
+PENDING = 512  # per SM, lines whose L1 fill is on its way (direct-mapped by line: a newer one replaces)
 
 
 @dataclass(frozen=True)
@@ -123,3 +124,51 @@ def store_leaves(st_off, st_line, st_info, row, g, end, ring):
         r_line[g, r] = st_line[j]
         r_mask[g, r] = np.int64(st_info[j]) & 15
         r_end[g, r] = end
+
+
+def pending_fills(n_sms: int, on: bool, miss_lines: np.ndarray) -> tuple:
+    """The state of the pending-fill rule: on, the global loads' L1-miss lines in the replay's group
+    order (absolute line numbers), and per SM a table of lines whose fill is on its way (line, when
+    its data is back)."""
+    n = n_sms if on else 1
+    return (bool(on), np.ascontiguousarray(miss_lines, np.int64), np.full((n, PENDING), -1, np.int64),
+            np.zeros((n, PENDING), np.int64))
+
+
+@njit(cache=True, inline="always")
+def _pending_slot(line):
+    return (line ^ (line >> 9) ^ (line >> 18)) & (PENDING - 1)
+
+
+@njit(cache=True)
+def fills_requested(pend, sm, g0, g1, ready):
+    """A global load of SM sm whose L1-miss groups are g0..g1 - 1 has its data back at `ready`: its
+    lines are pending on the SM until then."""
+    on, g_line, p_line, p_t = pend
+    if not on:
+        return
+    for g in range(g0, g1):
+        line = g_line[g]
+        h = _pending_slot(line)
+        if p_line[sm, h] != line or p_t[sm, h] < ready:
+            p_line[sm, h] = line
+            p_t[sm, h] = ready
+
+
+@njit(cache=True)
+def store_hits_lost(pend, sm, st_off, st_line, st_info, row, t):
+    """The L1 hit sectors the functional walk gave store `row` of SM sm (reaching L1 at t) on lines
+    whose fill is still on its way: the H200 counts a store into a line that a load has requested
+    but not yet received as a miss (benchmarks/microbench/l1_pending)."""
+    on, _, p_line, p_t = pend
+    if not on:
+        return 0
+    lost = 0
+    for j in range(st_off[row], st_off[row + 1]):
+        info = np.int64(st_info[j])
+        if (info >> 5) & 1:
+            line = st_line[j]
+            h = _pending_slot(line)
+            if p_line[sm, h] == line and p_t[sm, h] > t:
+                lost += popcount4(info & 15)
+    return lost

@@ -3,6 +3,8 @@ max_lines lines that reaches L1 while, for each of its lines, a store of that li
 path joins them (its sectors are L1 hits and reach L2 once); everything else keeps the functional
 walk's answer."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -146,3 +148,37 @@ def test_merging_never_drops_a_sector_the_kernel_wrote(words, ctas):
     assert distinct <= timed[L2_WRITE] <= functional[L2_WRITE]
     miss = "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_miss.sum"
     assert timed[ST_HIT] + timed[miss] == timed[ST_SECTORS] == functional[ST_SECTORS]
+
+
+def test_pending_fill_takes_back_the_hits_of_stores_that_arrive_before_the_data():
+    """store_hits_lost: a store's functional hits on a line whose fill (fills_requested) is back
+    after the store reaches L1 are lost; on the same line once the data is back, or on another
+    line, they stay; misses stay misses."""
+    from simgpu.timing.store_lines import fills_requested, pending_fills, store_hits_lost
+
+    pend = pending_fills(2, True, np.array([100, 101, 900], np.int64))
+    fills_requested(pend, 0, 0, 2, 500)  # SM 0's load of lines 100 and 101: data back at 500
+    fills_requested(pend, 1, 2, 3, 700)  # SM 1's of line 900
+    off, line, info = _stores([(100, 0b0011, 1, 1), (101, 0b1100, 1, 1)], [(900, 0b1111, 1, 1)],
+                              [(100, 0b0001, 1, 0)])
+    assert store_hits_lost(pend, 0, off, line, info, 0, 499.0) == 4  # both lines still on their way
+    assert store_hits_lost(pend, 0, off, line, info, 0, 500.0) == 0  # the data is back
+    assert store_hits_lost(pend, 0, off, line, info, 1, 10.0) == 0  # line 900 is pending on SM 1 only
+    assert store_hits_lost(pend, 1, off, line, info, 1, 10.0) == 4
+    assert store_hits_lost(pend, 0, off, line, info, 2, 10.0) == 0  # a miss loses nothing
+    assert store_hits_lost(pending_fills(2, False, line), 0, off, line, info, 0, 0.0) == 0  # rule off
+
+
+PENDING_CU = Path(__file__).resolve().parents[2] / "benchmarks" / "microbench" / "l1_pending" / "pending.cu"
+
+
+@pytest.mark.parametrize("mode, hits", [(0, 0), (1, 8 * 64 * 4), (3, 0)])
+def test_a_store_into_a_line_still_being_filled_misses(mode, hits):
+    """benchmarks/microbench/l1_pending (H200, 132 CTAs): a store right behind its line's load, not
+    waiting for the data, counts no L1 hit (0 of 33,792 sectors); one that waits for the data hits
+    them all (33,792); a store into an absent line misses (0). Here on 8 CTAs."""
+    kernel = sg.RawModule(code=PENDING_CU.read_text()).get_function("pending")
+    r = kernel((8,), (32,), (sg.zeros(8 * 64 * 32, np.float32), np.int32(mode), np.int64(0),
+                            sg.zeros(8 * 32, np.float32)))
+    assert r.metrics[ST_SECTORS] == 8 * 64 * 4 + 8 * 4
+    assert r.metrics[ST_HIT] == hits
