@@ -7,9 +7,11 @@ against the most a sweep of `rounds` rounds can hit (every round after the first
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/microbench
+from ncu_table import launch_rows  # noqa: E402
 
 SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 HITS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
@@ -19,17 +21,8 @@ ROUNDS = 4  # geometry.cu
 
 def rows(folder: Path) -> list[dict]:
     """One dict per launch: its launches.txt fields and the three counters."""
-    lines = [line for line in (folder / "ncu.csv").read_text().splitlines() if line.startswith('"')]
-    table = list(csv.reader(lines))
-    header, data = table[0], [r for r in table[1:] if r[0].isdigit()]
-    names = [line.split() for line in (folder / "launches.txt").read_text().splitlines() if line.strip()]
-    out = []
-    for fields, row in zip(names, data, strict=True):
-        d = {"what": fields[0], **{k: int(v) for k, v in zip(fields[1::2], fields[2::2])}}
-        for m in (SECTORS, HITS, CARVEOUT):
-            d[m] = float(row[header.index(m)].replace(",", ""))
-        out.append(d)
-    return out
+    return [{"what": words[0], **{k: int(v) for k, v in zip(words[1::2], words[2::2])}, **values}
+            for words, values in launch_rows(folder, (SECTORS, HITS, CARVEOUT))]
 
 
 def main() -> None:

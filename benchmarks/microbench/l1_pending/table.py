@@ -6,9 +6,11 @@ lookup hits, load sectors and theirs, L2 write sectors, kernel time.
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/microbench
+from ncu_table import launch_rows  # noqa: E402
 
 ST = "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
 ST_HIT = "l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum"
@@ -20,17 +22,8 @@ TIME = "gpu__time_duration.sum"
 
 def rows(folder: Path) -> list[dict]:
     """One dict per launch: mode, delay and the counters."""
-    lines = [line for line in (folder / "ncu.csv").read_text().splitlines() if line.startswith('"')]
-    table = list(csv.reader(lines))
-    header, data = table[0], [r for r in table[1:] if r[0].isdigit()]
-    names = [line.split() for line in (folder / "launches.txt").read_text().splitlines() if line.strip()]
-    out = []
-    for fields, row in zip(names, data, strict=True):
-        d = {"mode": int(fields[1]), "delay": int(fields[3])}
-        for m in (ST, ST_HIT, LD, LD_HIT, WRITES, TIME):
-            d[m] = float(row[header.index(m)].replace(",", ""))
-        out.append(d)
-    return out
+    return [{"mode": int(words[1]), "delay": int(words[3]), **values}
+            for words, values in launch_rows(folder, (ST, ST_HIT, LD, LD_HIT, WRITES, TIME))]
 
 
 def main() -> None:
