@@ -4,7 +4,9 @@
   and NumPy scalars), optionally which arguments are outputs and a NumPy ``reference``.
 * :class:`ProgramCase` — a built-in program of ``simgpu.programs`` by name (and size, seed).
 * :func:`load_suite` — a ``specs.py`` file whose ``specs()`` returns dicts with ``name``, ``kernel``,
-  ``grid``, ``block``, ``args``, ``outputs``, ``reference``, ``rtol`` (as calibration/specs.py);
+  ``grid``, ``block``, ``args``, ``outputs``, ``reference``, ``rtol`` (as calibration/specs.py), and
+  optionally ``shared_mem``, ``options``, ``cooperative`` and ``carveout`` (the kernel's
+  ``preferred_shared_memory_carveout``, in percent);
   the CUDA source is the spec's ``source``/``source_file``, the module's ``SOURCE``/``SOURCE_FILE``,
   or ``kernels.cu`` beside the file.
 
@@ -47,6 +49,8 @@ class KernelCase:
     atol: float | None = None
     options: tuple[str, ...] = ()
     cooperative: bool = False                 # a cooperative launch (grid.sync()), on both sides
+    # the kernel's preferred_shared_memory_carveout (percent, -1: none), set on both sides
+    carveout: int = -1
     kind: str = "kernel"
     suite: str | None = None                  # the suite file it came from, if any
 
@@ -72,7 +76,7 @@ class KernelCase:
         return {"type": "kernel", "name": self.name, "source": self.source, "kernel": self.kernel,
                 "grid": _dim3(self.grid), "block": _dim3(self.block), "args": list(self.args),
                 "shared_mem": int(self.shared_mem), "options": tuple(self.options),
-                "cooperative": bool(self.cooperative)}
+                "cooperative": bool(self.cooperative), "carveout": int(self.carveout)}
 
 
 @dataclass
@@ -93,7 +97,7 @@ Case = KernelCase | ProgramCase
 
 def kernel_case(source: str, kernel: str, grid: Any, block: Any, args: Sequence[Any], *, name: str | None = None,
                 shared_mem: int = 0, outputs: list[int] | None = None, reference=None, rtol=None, atol=None,
-                options: Sequence[str] = (), cooperative: bool = False) -> KernelCase:
+                options: Sequence[str] = (), cooperative: bool = False, carveout: int = -1) -> KernelCase:
     """A :class:`KernelCase` with its argument list checked (NumPy arrays and NumPy scalars only)."""
     checked = []
     for i, a in enumerate(args):
@@ -105,7 +109,7 @@ def kernel_case(source: str, kernel: str, grid: Any, block: Any, args: Sequence[
         checked.append(a)
     return KernelCase(name=name or kernel, source=source, kernel=kernel, grid=_dim3(grid), block=_dim3(block),
                       args=checked, shared_mem=int(shared_mem), outputs=outputs, reference=reference, rtol=rtol,
-                      atol=atol, options=tuple(options), cooperative=cooperative)
+                      atol=atol, options=tuple(options), cooperative=cooperative, carveout=int(carveout))
 
 
 def _import_file(path: Path):
@@ -151,7 +155,7 @@ def load_suite(path: str | Path, names: Sequence[str] | None = None) -> list[Ker
             shared_mem=int(spec.get("shared_mem", 0)), outputs=spec.get("outputs"),
             reference=spec.get("reference"), rtol=spec.get("rtol"), atol=spec.get("atol"),
             options=tuple(spec.get("options", ())), cooperative=bool(spec.get("cooperative", False)),
-            kind="spec", suite=str(p)))
+            carveout=int(spec.get("carveout", -1)), kind="spec", suite=str(p)))
     if names is not None:
         missing = set(names) - {c.name for c in cases}
         if missing:
@@ -195,7 +199,8 @@ def from_plan(entry: dict[str, Any]) -> Case:
     if t == "kernel":
         return KernelCase(name=entry["name"], source=entry["source"], kernel=entry["kernel"], grid=entry["grid"],
                           block=entry["block"], args=entry["args"], shared_mem=entry.get("shared_mem", 0),
-                          options=tuple(entry.get("options", ())), cooperative=bool(entry.get("cooperative")))
+                          options=tuple(entry.get("options", ())), cooperative=bool(entry.get("cooperative")),
+                          carveout=int(entry.get("carveout", -1)))
     raise ValueError(f"unknown plan entry type {t!r}")
 
 

@@ -200,6 +200,8 @@ def launch_real(case: Case) -> tuple[list[Any], dict[str, np.ndarray], SideRun]:
                             enable_cooperative_groups=case.cooperative).get_function(case.kernel)
     if case.shared_mem > SHARED_DEFAULT_LIMIT:
         kernel.max_dynamic_shared_size_bytes = int(case.shared_mem)
+    if case.carveout >= 0:
+        kernel.preferred_shared_memory_carveout = int(case.carveout)
     dargs = tuple(cupy.asarray(a) if isinstance(a, np.ndarray) else a for a in case.args)
     grid, block = _dim3(case.grid), _dim3(case.block)
 

@@ -60,6 +60,8 @@ def _run_kernel(sg, case: KernelCase) -> SideRun:
                           enable_cooperative_groups=case.cooperative).get_function(case.kernel)
     if case.shared_mem > SHARED_DEFAULT_LIMIT:
         kernel.max_dynamic_shared_size_bytes = int(case.shared_mem)
+    if case.carveout >= 0:
+        kernel.preferred_shared_memory_carveout = int(case.carveout)
     dargs = [sg.asarray(a.copy()) if isinstance(a, np.ndarray) else a for a in case.args]
     report = kernel(_dim3(case.grid), _dim3(case.block), tuple(dargs), shared_mem=int(case.shared_mem))
     outputs = {case.output_name(i): dargs[i].get() for i in case.output_indices()}

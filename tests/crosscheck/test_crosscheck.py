@@ -154,3 +154,19 @@ def test_real_gpu():
     case = report.cases[0]
     assert case.real_ran and case.outputs_ok, case.errors
     assert case.launches[0].timing.event_runs == 5
+
+
+def test_preferred_carveout_travels_with_the_case(no_cupy):
+    """A case's carveout (the kernel's preferred_shared_memory_carveout) survives the plan the
+    real-GPU runner rebuilds it from, and the simulated side launches with it: 57 % of 228 KB asks
+    for the 132 KB carveout (benchmarks/microbench/l1_geometry)."""
+    from simgpu.crosscheck.cases import from_plan
+
+    case = kernel_case(SRC, "saxpy", (4,), (256,), _args(), outputs=[2], carveout=57)
+    assert from_plan(case.plan()).carveout == 57
+    report = crosscheck(case, real=False, echo=None)
+    rows = {r.metric: r for r in report.cases[0].launches[0].metrics}
+    assert rows["launch__shared_mem_config_size"].simulated == 132 * 1024
+    default = crosscheck(kernel_case(SRC, "saxpy", (4,), (256,), _args(), outputs=[2]), real=False, echo=None)
+    rows = {r.metric: r for r in default.cases[0].launches[0].metrics}
+    assert rows["launch__shared_mem_config_size"].simulated == 32 * 1024
