@@ -86,7 +86,7 @@ class MemoryConfig:
     l1_reserved_bytes: int = 7 * KB
     # Associativity and replacement are not documented; LRU is assumed. 32 sets (a power of two)
     # indexed by the XOR of the 5-bit groups of the line's number in its allocation (l1.l1_set_of,
-    # l1_set_in_allocation), the ways whatever the carveout leaves less l1_reserved_bytes (224 KB:
+    # l1.hierarchy_batch's rel), the ways whatever the carveout leaves less l1_reserved_bytes (224 KB:
     # 54 ways; 248 KB: 60). [L1GEOM]: no loss at strides of 128 B to 4 MB nor at any start within a
     # 2 MB page; odd strides (3 to 1,000 lines) lose 34-49 % of a 216 KB sweep, as a hashed index
     # does (the XOR fold too, a modulo index would not). [L2HIT] l1_size.cu swept 128-256 KB at strides

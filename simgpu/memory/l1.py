@@ -10,7 +10,7 @@ The sets are fixed (a power of two, config l1_sets); only the first ``nways`` wa
 nways = L1 capacity lines // sets, where the capacity is the unified 256 KB minus the launch's
 shared-memory carveout (a carveout takes ways, not sets) minus the 7 KB the H200's L1 does not hold
 (config l1_reserved_bytes). The set index is l1_set_of of the line's number in its allocation
-(l1_set_in_allocation).
+(hierarchy_batch's rel).
 
 Policies (config.py has the sources):
 * global load: lookup per sector (hit = tag present and sector valid); missing sectors are requested
@@ -111,22 +111,9 @@ def l1_set_of(line, nsets):
 
 
 @njit(cache=True, inline="always")
-def l1_set_in_allocation(line, nsets, heap_lines):
-    """The L1 set of a line by its offset in its allocation, as if every allocation began a 2 MB
-    page like a large cudaMalloc: the H200 re-reads a 240 KB buffer in a 240 KB L1 without a miss
-    (benchmarks/microbench/l1_geometry), where the XOR fold of simgpu's address, 512 B into a page,
-    put 61 of its lines in some sets of 60 ways. A launch's L1 hits then also do not depend on
-    where earlier allocations put its arrays."""
-    rel = line_in_allocation(line, heap_lines) if heap_lines.shape[0] > 0 else line
-    return l1_set_of(rel, nsets)
-
-
-@njit(cache=True, inline="always")
-def _l2_at(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr, side, parts,
-           heap_lines):
-    """l2_access with the line placed by its offset in its allocation (home partition and set, so
+def _l2_at(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr, side, parts, rel):
+    """l2_access with the line placed by rel, its offset in its allocation (home partition and set, so
     that neither depends on where earlier allocations put the array: l2.line_in_allocation)."""
-    rel = line_in_allocation(line, heap_lines) if heap_lines.shape[0] > 0 else line
     return l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr,
                      home_partition(rel) if parts > 1 else 0, side, parts, rel)
 
@@ -192,7 +179,8 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
     power of two > number of groups).
     sm_side: int8[num_sms] the L2 partition each SM sits beside (topology.H200_L2_SIDE), or an empty
     array (one partition: no fabric lookups, l2.py); heap_lines: the sorted first lines of the global
-    allocations (and of the local window), for the home partition of a line's offset in its allocation.
+    allocations (and of the local window): a line's offset in its allocation picks its L1 set and its
+    L2 home partition and set.
     g_info: uint16[>= n] out, per group of a load: its L1-miss sectors | the ones it sent to L2 << 4
     | the ones served by an L2 hit (its own or the joined request's) << 8 | the sectors it asked for
     << 12 (a merge needs the same ask and the same misses); per group of a global store: its sectors
@@ -206,6 +194,12 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
         sm = warp_sm[g_warp[i]]
         side = sm_side[sm] if parts > 1 else 0
         line = g_line[i]
+        # the line's number in its allocation, as if every allocation began a 2 MB page like a large
+        # cudaMalloc: it picks the L1 set and the L2 home partition and set, so that neither depends
+        # on where earlier allocations put the array (the H200 re-reads a 240 KB buffer in a 240 KB
+        # L1 without a miss, benchmarks/microbench/l1_geometry, where the XOR fold of simgpu's
+        # address, 512 B into a page, put 61 of its lines in some sets of 60 ways)
+        rel = line_in_allocation(line, heap_lines)
         m = np.int64(g_mask[i])
         cnt = popcount4(m)
         l1h = np.int64(0)
@@ -219,17 +213,17 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             l1_req[sm, 2] = warp_uid[g_warp[i]]
         if op == OP_ATOM or op == OP_RED:
             if l1_ways > 0:
-                s = l1_set_in_allocation(line, l1_tags.shape[1], heap_lines)
+                s = l1_set_of(rel, l1_tags.shape[1])
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w >= 0:
                     l1_valid[sm, s, w] = np.int64(l1_valid[sm, s, w]) & ~m & 15
             ctr[C_L1_MISS] += cnt
             kind = L2_ATOM if op == OP_ATOM else L2_RED
             l2h = _l2_at(kind, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
-                      l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, heap_lines)
+                      l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, rel)
         elif op == OP_ST or op == OP_LOCAL_ST:
             if l1_ways > 0:
-                s = l1_set_in_allocation(line, l1_tags.shape[1], heap_lines)
+                s = l1_set_of(rel, l1_tags.shape[1])
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 fresh = w < 0
                 if fresh:
@@ -252,11 +246,11 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             ctr[C_L1_HIT] += h
             ctr[C_L1_MISS] += cnt - h
             l2h = _l2_at(L2_WRITE, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
-                            l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, heap_lines)
+                            l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, rel)
         else:  # loads (global and local)
             miss = m
             if l1_ways > 0 and op == OP_LD_LAST_USE:
-                s = l1_set_in_allocation(line, l1_tags.shape[1], heap_lines)
+                s = l1_set_of(rel, l1_tags.shape[1])
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w >= 0:
                     v = np.int64(l1_valid[sm, s, w])
@@ -264,7 +258,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                     miss = m & ~v & 15
                     l1_valid[sm, s, w] = v & ~m & 15
             elif l1_ways > 0 and op != OP_LD_BYPASS:
-                s = l1_set_in_allocation(line, l1_tags.shape[1], heap_lines)
+                s = l1_set_of(rel, l1_tags.shape[1])
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w < 0:
                     w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, l1_ways)
@@ -290,13 +284,13 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                 ctr[C_L2_READ_MERGED] += popcount4(merged)
                 if send:
                     l2h = _l2_at(L2_READ, line, send, l2_tags, l2_valid, l2_dirty, l2_lru,
-                                    l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, heap_lines)
+                                    l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, rel)
                     mt_hit[slot] = np.int64(mt_hit[slot]) | l2h
                 l2h = l2h | (merged & np.int64(mt_hit[slot]))
                 g_info[i] = miss | (send << 4) | (l2h << 8) | (m << 12)
             elif miss:
                 l2h = _l2_at(L2_READ, line, miss, l2_tags, l2_valid, l2_dirty, l2_lru,
-                                l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, heap_lines)
+                                l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, rel)
                 g_info[i] = miss | (miss << 4) | (l2h << 8) | (m << 12)
         w_l1_hit[g_warp[i]] += popcount4(l1h)
         w_l2_hit[g_warp[i]] += popcount4(l2h)

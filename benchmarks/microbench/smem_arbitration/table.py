@@ -8,9 +8,11 @@ except lds_2way's own 2-way loads), the other pipe traffic and the duration.
 
 from __future__ import annotations
 
-import csv
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/microbench
+from ncu_table import launch_rows  # noqa: E402
 
 COLUMNS = {  # short name -> ncu metric
     "ld sass": "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
@@ -26,18 +28,14 @@ HW = {"ld extra": ("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "ld s
 
 def rows(folder: Path) -> list[tuple[str, dict[str, float]]]:
     """(launch description, {short name: value}) per profiled launch, in launch order."""
-    lines = [line for line in (folder / "ncu.csv").read_text().splitlines() if line.startswith('"')]
-    table = list(csv.reader(lines))
-    header, data = table[0], [r for r in table[1:] if r[0].isdigit()]
-    names = [line.split(" ", 2)[2].strip() for line in (folder / "launches.txt").read_text().splitlines()]
+    metrics = tuple(m for m in COLUMNS.values() if m) + tuple(hw for hw, _ in HW.values())
     out = []
-    for name, row in zip(names, data, strict=True):
-        raw = {h: row[i] for i, h in enumerate(header)}
-        v = {k: float(raw[m].replace(",", "")) for k, m in COLUMNS.items() if m}
+    for words, raw in launch_rows(folder, metrics):
+        v = {k: raw[m] for k, m in COLUMNS.items() if m}
         for k, (hw, sass) in HW.items():
-            v[k] = float(raw[hw].replace(",", "")) - v[sass]
+            v[k] = raw[hw] - v[sass]
         v["us"] /= 1000.0
-        out.append((name, v))
+        out.append((" ".join(words[2:]), v))
     return out
 
 
