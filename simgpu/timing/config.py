@@ -30,6 +30,25 @@ class TimingConfig:
     # device-wide CTA dispatch: one CTA per this many ns once all SMs are busy
     # (launch_empty_kernel_ns_per_cta_256threads: least-squares slope over 1320..132000 CTAs)
     cta_dispatch_ns: float = 0.6008
+    # ... of which launching a CTA takes this much and retiring one the rest (the kernel ends when
+    # the last is retired). An idle H200 starts a whole first wave far faster than it turns slots
+    # over (benchmarks/microbench/cta_turnover, dispatch_rounds: 1,024-1,056 CTAs of 128 or 256
+    # threads start within 96-224 ns, p90, about 0.1-0.2 ns a CTA), while the steady rate is the
+    # same for 32- to 512-thread CTAs (empty kernels of 132,000 CTAs: 80.8-81.1 us whatever the
+    # block size). Measured, but off (launch = the whole cost): 0.2 here made
+    # validation/kernel_times.py 16.3 -> 17.7 % over 147 launches (2026-12-02, side by side): the
+    # one-wave kernels that were right (typical2's 1,024-CTA kernels, ~2.8 us) became 11-16 % fast
+    # (int8_embed_dequant -21 %), gather_int64 +11 %. What the spread first wave had stood in for is
+    # open: the vector add's warps wait 1.3-2x longer for their loads on the H200 (cta_turnover).
+    cta_launch_ns: float = 0.6008
+    # a new CTA's warps start this many cycles apart. Measured (cta_turnover stamps, H200
+    # 2026-12-02: warp i's first clock read 2i cycles after warp 0's, median, in CTAs of 8 and 32
+    # warps alike), but off: at 2, validation/kernel_times.py stays at 16.3 % over 147 launches while
+    # the timing-sensitive L2 merging moves (validation/acceptance.py 97 -> 95 launches passing
+    # every check: the calibration gemm_tiled's L2 reads +0.4 -> +4.3 %, ell_spmv -2.1 %;
+    # sgemm_tile32 +8.5 -> +4.2 %, gemm_abt_naive -14.0 -> -11.7 %), the merge rules having been
+    # set with every warp of a CTA starting together.
+    warp_launch_cycles: float = 0.0
 
     # ---------------------------------------------------------------- issue / pipelines
     # cycles from issue to when a dependent instruction may issue; rounded to whole cycles

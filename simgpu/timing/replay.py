@@ -238,7 +238,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
            e_pc, rows, warp_row0,
            warp_off, cta_warp0, cta_nwarps,
            num_sms, sm_order, pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, policy,
-           dispatch_interval, bar_lat, lsu_q, mio_q, st_q, lat_branch,
+           dispatch, bar_lat, lsu_q, mio_q, st_q, lat_branch,
            l1_rate, l2_rate, dram_rate, atom_rate,
            load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
@@ -335,6 +335,11 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
     acc_t = np.int64(0)
     next_cta = 0
     disp_time = 0.0
+    # the CTA dispatcher: busy launch_iv per CTA launched and done_iv per CTA retired (cycles; a
+    # retirement is charged to the launch that reuses its slot, and every one of them to the kernel's
+    # end, ret_free); a CTA's warps become ready warp_iv cycles apart
+    launch_iv, done_iv, warp_iv = dispatch
+    ret_free = 0.0
     ctas_done = 0
     age = 0
     rr = 0
@@ -388,6 +393,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
             next_cta += 1
             rr = (best_pos + 1) % num_sms
             g = best * ctas_per_sm + best_cs
+            reused = cslot_cta[g] >= 0  # its last CTA's retirement is charged to this launch
             cslot_cta[g] = c
             cslot_free_at[g] = 0
             st_free[g] = 0.0
@@ -400,6 +406,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
             if nw == 0:
                 cslot_free_at[g] = t + 1
                 ctas_done += 1
+                ret_free = max(ret_free, float(t + 1)) + done_iv
             for i in range(nw):
                 w = w0 + i
                 s = best_cs * wpc + i
@@ -413,20 +420,21 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                 zs[z, F_GRP] = g_warp0[w] if use_groups else 0
                 zs[z, F_PTR] = warp_off[w]
                 zs[z, F_END] = warp_off[w + 1]
-                zs[z, F_READY] = t
+                t_w = t + np.int64(warp_iv * i)
+                zs[z, F_READY] = t_w
                 zs[z, F_RREASON] = R_WAIT
-                zs[z, F_LAST] = t - 1
+                zs[z, F_LAST] = t_w - 1
                 zs[z, F_ATBAR] = False
                 zs[z, F_MEMDONE] = 0
                 zs[z, F_AGE] = age
                 zs[z, F_THR_UNTIL] = 0
                 zs[z, F_THR_RSN] = 0
                 age += 1
-                warp_start[w] = t
+                warp_start[w] = t_w
                 warp_sm[w] = best
                 w_slot[w] = s
-                if sched_wake[sc] > t:
-                    sched_wake[sc] = t
+                if sched_wake[sc] > t_w:
+                    sched_wake[sc] = t_w
                     n_act = _activate(act_sm, n_act, best)
                 if zs[z, F_PTR] < zs[z, F_END]:
                     pc0 = e_pc[zs[z, F_PTR]]
@@ -442,7 +450,8 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                         cta_end[c] = t + 1
                         cslot_free_at[g] = t + 1
                         ctas_done += 1
-            disp_time = max(disp_time, float(t) - 1.0) + dispatch_interval
+                        ret_free = max(ret_free, float(t + 1)) + done_iv
+            disp_time = max(disp_time, float(t) - 1.0) + launch_iv + (done_iv if reused else 0.0)
         if ctas_done == C and next_cta >= C:
             break
         # ------------------------------------------------------------ schedulers
@@ -737,6 +746,8 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                         cslot_free_at[g] = cta_end[c]
                         ctas_done += 1
                         sm_ncta[sm] -= 1
+                        # retiring it keeps the dispatcher busy; the kernel ends once the last is retired
+                        ret_free = max(ret_free, float(cta_end[c])) + done_iv
                         if disp_time > cta_end[c] and next_cta < C:
                             disp_time = float(cta_end[c])
                 if bar_arrived[c] > 0 and bar_arrived[c] >= live[c]:
@@ -787,7 +798,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
         if nt > T_MAX:
             raise OverflowError("replay: a cycle past T_MAX = 2**29 - 1")
         t = nt
-    end = np.int64(0)
+    end = np.int64(np.ceil(ret_free))
     for c in range(C):
         if cta_end[c] > end:
             end = cta_end[c]
