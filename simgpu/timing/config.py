@@ -142,6 +142,11 @@ class TimingConfig:
     lat_l2_near: int = 280  # latency_l2_hit_cycles 279.6 (<= 24 MB working set)
     lat_l2_far: int = 515  # latency_l2_far_cycles 514.9 (40-58 MB working set)
     lat_dram: int = 656  # latency_hbm_cycles 655.8 (.cg chase over 128 MB after an L2 flush)
+    # ... for one sector; a DRAM fetch of a line's n sectors takes (n - 1) times this more: one warp
+    # load of a whole line per SM, chased, 738 cycles idle (loaded_latency_dram_128B_idle_cycles,
+    # random lines over 2 GiB) and 747 streaming (benchmarks/microbench/cta_turnover
+    # stream_latency.py, k = 1, loop included): (738 - 656) / 3 = 27
+    lat_dram_per_sector: int = 27
     # where the trace has no line addresses (stores, atomics, local memory, or with
     # l2_near_far_by_address off): an L2 access goes to the near or the far partition with
     # probability 1/2 each (H200 L2 = two partitions; the 32 MB chase measured 47 % / 53 %), and a

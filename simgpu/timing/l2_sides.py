@@ -29,7 +29,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simgpu.memory.l2 import home_partition
+from simgpu.memory.l2 import home_partition, popcount4
 
 
 def gpc_line_offsets(lines: np.ndarray, n_groups: int, table) -> np.ndarray:
@@ -62,7 +62,7 @@ def _homes(g_line):
 
 @njit(cache=True, inline="always")
 def line_latency(li, home, need, t, side, copy_at, back, dram_left, l2_near, l2_far, dram_near, dram_far,
-                 fetch_sectors=-1):
+                 fetch_sectors=-1, dram_per_sector=0):
     """The latency of one L1-miss line (index li, home partition `home`, missed sectors `need`) of a
     global load issued at cycle t from an SM of `side`, by the rules of the module docstring.
     dram_left[line]: the sectors the launch reads from DRAM that no request has asked for yet (the
@@ -72,11 +72,12 @@ def line_latency(li, home, need, t, side, copy_at, back, dram_left, l2_near, l2_
     near if the line is homed on this side, or the side holds a copy, at the earliest when that copy
     arrives; else far, and the side holds a copy from then on. A hit on a line whose DRAM fetch is
     still on its way waits for it. fetch_sectors >= 0: the sectors this group fetches from DRAM are
-    given (the functional walk's), instead of decided in time."""
+    given (the functional walk's), instead of decided in time. A fetch of several sectors takes
+    dram_per_sector cycles more for each sector past the first."""
     fetch = need & dram_left[li] if fetch_sectors < 0 else fetch_sectors
     if fetch:
         dram_left[li] &= ~fetch
-        v = dram_near if home == side else dram_far
+        v = (dram_near if home == side else dram_far) + dram_per_sector * (popcount4(fetch) - 1)
         if t + v > back[li]:
             back[li] = t + v
         for s in range(2):

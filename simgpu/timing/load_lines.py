@@ -149,7 +149,8 @@ def load_lines(gl, mr, t, sm, side, dom, pc, g_row, g_li, g_home, g_info, copy_a
             if use_sides:
                 inf = np.int64(g_info[gl])
                 v = line_latency(li, g_home[gl], inf & 15, tl, side, copy_at, back, dram_left,
-                                 lats[0], lats[1], lats[2], lats[3], -1 if in_time else dram_sectors(inf)) + (tl - t)
+                                 lats[0], lats[1], lats[2], lats[3], -1 if in_time else dram_sectors(inf),
+                                 lats[4]) + (tl - t)
                 if mg.line_off.shape[0] > li:  # the path from this SM's GPC to the line's slice
                     v += mg.line_off[li, mg.sm_gpc[sm]]
                 if v > own:

@@ -216,7 +216,7 @@ def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, group
     W = len(sr.warp_off) - 1
     gap = cfg.lat_l2_far - cfg.lat_l2_near
     dram_near = int(np.rint(cfg.lat_dram - gap * cfg.l2_far_fraction))
-    lats = (int(cfg.lat_l2_near), int(cfg.lat_l2_far), dram_near, dram_near + int(gap))
+    lats = (int(cfg.lat_l2_near), int(cfg.lat_l2_far), dram_near, dram_near + int(gap), int(cfg.lat_dram_per_sector))
     in_time = bool(cfg.l2_dram_fetch_in_time)
     use_sides = sm_side is not None
     side = np.asarray(sm_side, np.int64) if use_sides else np.zeros(num_sms, np.int64)

@@ -12,7 +12,7 @@ from simgpu.timing.load_lines import answer_opened, load_lines, merge_state
 
 TRIP = 280  # lat_l2_near
 W_MIN = 13  # least window
-LATS = (280, 515, 540, 770)  # near, far, DRAM near, DRAM far
+LATS = (280, 515, 540, 770, 0)  # near, far, DRAM near, DRAM far, DRAM per extra sector
 
 
 class Lines:

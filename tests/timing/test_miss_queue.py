@@ -9,7 +9,7 @@ from simgpu.timing.load_lines import answer_opened, load_lines, merge_state
 
 TRIP = 280
 W_MIN = 13
-LATS = (280, 515, 540, 770)  # near, far, DRAM near, DRAM far
+LATS = (280, 515, 540, 770, 0)  # near, far, DRAM near, DRAM far, DRAM per extra sector
 N_LINES = 256  # line indices; every line is homed on side 0, the SMs' side
 
 
