@@ -247,8 +247,8 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
     C = cta_warp0.shape[0]
     # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
     # each warp's from g_warp0[w]; per group its line index, home partition and g_info; per SM its
-    # side; the four latencies and the DRAM cycles per extra sector; per line the DRAM sectors no load has asked for yet, when each side
-    # holds a copy and when its DRAM fetch is back
+    # side; the four latencies and the DRAM cycles per extra sector; per line the DRAM sectors no
+    # load has asked for yet, when each side holds a copy and when its DRAM fetch is back
     (use_sides, g_row, g_li, g_home, g_info, g_warp0, sm_side, l2_near, l2_far, dram_near, dram_far,
      dram_per_sector, n_lines, line_dram, in_time) = sides
     dram_left = line_dram.copy()
