@@ -33,7 +33,7 @@ def test_a_line_takes_its_gpcs_offset():
     mg = merge_state(False, np.zeros(2, np.int64), 4, 13, np.zeros(1, np.int64), 8, 1, 1,
                      line_off=offsets, sm_gpc=np.array([3, 5]))
     scratch = [np.zeros(8, np.int64) for _ in range(5)]
-    lats = (280, 515, 540, 770)
+    lats = (280, 515, 540, 770, 0)
     got = []
     for sm in (0, 1):
         copy_at, back, left = np.full((1, 2), -1, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64)

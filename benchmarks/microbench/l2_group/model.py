@@ -29,7 +29,7 @@ def copies(k: int, d: int, cold: bool, w_min: int = 13) -> int:
     back = np.zeros(1, np.int64)
     dram_left = np.array([1 if cold else 0], np.int64)
     scratch = [np.zeros(64, np.int64) for _ in range(5)]
-    lats = (NEAR, FAR, DRAM, DRAM)
+    lats = (NEAR, FAR, DRAM, DRAM, 0)  # one-sector requests: no per-sector DRAM cycles
     for j in range(k):
         t = j * d
         own, _, _, n_open, _, _ = load_lines(j, j, t, 0, 0, 0, 0, g_row, g_li, home, info, copy_at, back, dram_left,
