@@ -40,7 +40,7 @@ def simulate(ptx_dir: str | None = None) -> dict[str, np.ndarray]:
         dev = [sg.asarray(v) if isinstance(v, np.ndarray) else v for v in args]
         kernel((table.N // 128,), (128,), tuple(dev), timing=False)
         return dev[4].get()
-    return table.run_all(modules(ptx_dir), launch)
+    return table.run_all(modules(ptx_dir), launch, table.inputs())
 
 
 def _ordered(bits: np.ndarray, signed) -> np.ndarray:

@@ -1,5 +1,6 @@
 """On the H200: every kernel of table.py through CuPy, on the PTX simgpu makes of it; the results
-(and that PTX, gzipped, so simgpu can be run on exactly the same instructions) go to results/.
+(and that PTX, gzipped, so simgpu can be run on exactly the same instructions, and the inputs drawn
+here, inputs.npz, so it is run on the same numbers) go to results/.
 
 The PTX is compiled where the device is, through simgpu's own front end (simgpu.RawModule, NVRTC):
 the driver there may refuse a newer NVRTC's PTX ISA, so the same PTX is what both sides run.
@@ -48,7 +49,9 @@ def main() -> None:
         dev = [cp.asarray(v) if isinstance(v, np.ndarray) else v for v in args]
         kernel((table.N // 128,), (128,), tuple(dev))
         return cp.asnumpy(dev[4])
-    res = table.run_all(mods, launch)
+    pools = table.generate_inputs()
+    table.save_inputs(pools, os.path.join(os.path.dirname(os.path.abspath(a.out)), "inputs.npz"))
+    res = table.run_all(mods, launch, pools)
     np.savez_compressed(a.out, **res)
     json.dump(log, open(os.path.splitext(a.out)[0] + ".json", "w"), indent=1)
     print(json.dumps(log), len(res), "kernels")

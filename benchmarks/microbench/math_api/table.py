@@ -1,10 +1,11 @@
 """The CUDA math API, one kernel per function, with the inputs every run uses (simgpu and the H200).
 
 `FUNCTIONS` is the one list: (kernel name, operand type, result type, expression over the operands
-x, y, z and the int m). `cuda_source()` writes kernels.cu from it; `inputs()` gives each operand
-type's pools (special values first, then random ones drawn with fixed seeds), so simgpu and the
-device run the very same numbers; `run_all(module, backend)` launches every kernel and returns the
-results as raw bits, which is what is compared (bit for bit, or in units in the last place).
+x, y, z and the int m). `cuda_source()` writes kernels.cu from it; `generate_inputs()` draws each
+operand type's pools (special values first, then random ones drawn with fixed seeds) and `inputs()`
+reads back the pools the H200's run saved (results/inputs.npz), so simgpu and the device run the
+very same numbers; `run_all(module, backend, pools)` launches every kernel and returns the results
+as raw bits, which is what is compared (bit for bit, or in units in the last place).
 
 Types: f float, d double, h half and b bf16 (passed as their 16-bit patterns), i int, u unsigned,
 l long long, q unsigned long long. A kernel named `fm_*` is compiled with `--use_fast_math`
@@ -12,6 +13,8 @@ l long long, q unsigned long long. A kernel named `fm_*` is compiled with `--use
 """
 
 from __future__ import annotations
+
+from pathlib import Path
 
 import numpy as np
 
@@ -257,8 +260,17 @@ def _ints(rng, dtype) -> np.ndarray:
     return np.concatenate([edges, wide, small])
 
 
-def inputs() -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
-    """Each operand type's three pools (x, y, z) plus 'm', the int pool; the same on every run."""
+# the pools the H200's run used, saved by device.py
+RECORDED_INPUTS = Path(__file__).resolve().parent / "results" / "inputs.npz"
+
+
+def generate_inputs() -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Each operand type's three pools (x, y, z) plus 'm', the int pool, from fixed seeds.
+
+    The same seeds do not give the same bits everywhere: `10.0 ** u` (in _floats) is NumPy's pow,
+    which with AVX-512 is a SIMD routine that rounds ~3 % of the doubles one ulp away from the
+    libm pow used without it. So the device run saves what it drew (save_inputs) and everything
+    compared with it reads that back (inputs), rather than drawing again."""
     pools = {}
     for t in C_TYPE:
         three = []
@@ -283,10 +295,24 @@ def inputs() -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
     return pools
 
 
-def run_all(modules: dict[bool, object], launch) -> dict[str, np.ndarray]:
-    """Launch every kernel; `modules[fast]` has get_function, `launch(kernel, args)` runs one launch
-    of N threads (blocks of 128) and returns the output array (host NumPy). Returns raw results."""
-    pools = inputs()
+def save_inputs(pools: dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]], path: str | Path) -> None:
+    """Write the pools as x / y / z arrays per operand type ('d0', 'd1', 'd2', ...)."""
+    np.savez_compressed(path, **{f"{t}{j}": pool[j] for t, pool in pools.items() for j in range(3)})
+
+
+def inputs(path: str | Path = RECORDED_INPUTS) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """The pools a device run saved (save_inputs): the numbers its results are for."""
+    if not Path(path).is_file():
+        raise FileNotFoundError(f"{path}: no recorded math_api inputs; a device run (run.sh) writes them "
+                                "beside its results")
+    with np.load(path) as f:
+        return {t: (f[f"{t}0"], f[f"{t}1"], f[f"{t}2"]) for t in [*C_TYPE, "m"]}
+
+
+def run_all(modules: dict[bool, object], launch, pools: dict) -> dict[str, np.ndarray]:
+    """Launch every kernel on `pools` (inputs() / generate_inputs()); `modules[fast]` has
+    get_function, `launch(kernel, args)` runs one launch of N threads (blocks of 128) and returns the
+    output array (host NumPy). Returns raw results."""
     out = {}
     for name, t, r, _ in FUNCTIONS:
         kernel = modules[name.startswith("fm_")].get_function(name)
