@@ -470,6 +470,62 @@ def bfind(a, t: str, shiftamt: bool) -> np.ndarray:
     return np.where(none, np.uint32(0xFFFFFFFF), pos.astype(np.uint32)).astype(np.uint32)
 
 
+def fns(mask, base, offset) -> np.ndarray:
+    """fns.b32 d, mask, base, offset (PTX ISA): the position of the |offset|-th set bit of `mask`
+    counted from bit `base` (itself included) towards the MSB for offset > 0, towards the LSB for
+    offset < 0; offset 0 asks whether bit `base` is set. 0xffffffff where there is none."""
+    m = np.asarray(mask).astype(np.uint32).astype(np.uint64)
+    b = np.asarray(base).astype(np.uint32).astype(np.int64)
+    k = np.asarray(offset).astype(np.int32).astype(np.int64)
+    m, b, k = np.broadcast_arrays(m, b, k)
+    pos = np.arange(32, dtype=np.int64).reshape((32,) + (1,) * m.ndim)
+    bit = ((m[None] >> pos.astype(np.uint64)) & np.uint64(1)).astype(bool)
+    up = bit & (pos >= b[None])  # the set bits the search passes, each way
+    down = bit & (pos <= b[None])
+    n_up = np.cumsum(up, axis=0)  # set bits from base up to pos
+    n_down = np.cumsum(down[::-1], axis=0)[::-1]  # set bits from pos up to base
+    want = np.abs(k)[None]
+    hit = np.where(k[None] > 0, up & (n_up == want), down & (n_down == want))
+    found = hit.any(axis=0)
+    where = np.argmax(hit, axis=0)
+    zero = ((m >> np.minimum(b, 31).astype(np.uint64)) & np.uint64(1)).astype(bool) & (b <= 31)
+    out = np.where(k == 0, np.where(zero, b, -1), np.where(found, where, -1))
+    return (out & 0xFFFFFFFF).astype(np.uint32)
+
+
+def szext(a, n, signed: bool, clamp: bool) -> np.ndarray:
+    """szext.{clamp,wrap}.{s32,u32} d, a, n (PTX ISA): a's low n bits, sign- or zero-extended; n is
+    taken mod 32 (.wrap) or clamped to 32 (.clamp), and 0 bits give 0."""
+    ua = np.asarray(a).astype(np.uint32).astype(np.uint64)
+    nb = np.asarray(n).astype(np.uint32).astype(np.uint64)
+    ua, nb = np.broadcast_arrays(ua, nb)
+    n1 = nb & np.uint64(31)
+    too_large = (nb >= 32) if clamp else np.zeros(nb.shape, bool)
+    full = np.uint64(0xFFFFFFFF)
+    mask = np.where(too_large, np.uint64(0), (full << n1) & full)
+    sign = (ua >> ((n1 - np.uint64(1)) & np.uint64(31))) & np.uint64(1) if signed else np.zeros(ua.shape, np.uint64)
+    sign = np.where((n1 == 0) | too_large, np.uint64(0), sign)
+    return ((ua & ~mask & full) | np.where(sign == 1, mask, np.uint64(0))).astype(np.uint32)
+
+
+def bmsk(a, b, clamp: bool) -> np.ndarray:
+    """bmsk.{clamp,wrap}.b32 d, a, b (PTX ISA): a mask of b ones starting at bit a, cut at bit 31; a
+    and b are taken mod 32 (.wrap) or, with .clamp, a >= 32 gives 0 and b >= 32 runs to bit 31."""
+    ua = np.asarray(a).astype(np.uint32).astype(np.uint64)
+    ub = np.asarray(b).astype(np.uint32).astype(np.uint64)
+    ua, ub = np.broadcast_arrays(ua, ub)
+    full = np.uint64(0xFFFFFFFF)
+    a1, b1 = ua & np.uint64(31), ub & np.uint64(31)
+    s = a1 + b1
+    mask0 = (full << a1) & full
+    mask1 = (full << np.minimum(s, np.uint64(31))) & full
+    pos_over = (ua >= 32) & clamp
+    width_over = (ub >= 32) & clamp
+    mask0 = np.where(pos_over, np.uint64(0), mask0)
+    mask1 = np.where((s >= 32) | pos_over | width_over, np.uint64(0), np.where(b1 == 0, full, mask1))
+    return (mask0 & ~mask1 & full).astype(np.uint32)
+
+
 def prmt(a, b, c, mode: str = "") -> np.ndarray:
     """Byte permute of the 8 bytes {b, a} selected by the nibbles of c (default mode)."""
     ua = np.asarray(a).astype(np.uint32).astype(np.uint64)

@@ -859,6 +859,16 @@ def _build_bit(ins, link, o: Operands):
             r = np.asarray(c(ctx, ws)).astype(np.int64) + sum(x * y for x, y in zip(xa, xb))
             d(ctx, ws, m, (r & 0xFFFFFFFF).astype(np.uint32))
         return f
+    if op == "fns":
+        mask, base, off = o.src(ins.operands[1], "b32"), o.src(ins.operands[2], "u32"), o.src(ins.operands[3], "s32")
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.fns(mask(ctx, ws), base(ctx, ws), off(ctx, ws)))
+    if op in ("szext", "bmsk"):
+        a, b = o.src(ins.operands[1], "u32"), o.src(ins.operands[2], "u32")
+        clamp = "clamp" in ins.mods
+        if op == "bmsk":
+            return lambda ctx, ws, m: d(ctx, ws, m, alu.bmsk(a(ctx, ws), b(ctx, ws), clamp))
+        signed = t == "s32"
+        return lambda ctx, ws, m: d(ctx, ws, m, alu.szext(a(ctx, ws), b(ctx, ws), signed, clamp))
     raise o.error(f"{ins.full_opcode} is not supported")
 
 
@@ -1304,6 +1314,24 @@ def _build_mapa(ins, link, o: Operands):
     return f
 
 
+def _build_getctarank(ins, link, o: Operands):
+    """getctarank{.shared::cluster}.u32 d, a: the cluster rank of the CTA whose shared memory a
+    names (the rank mapa put above CLUSTER_RANK_SHIFT, or the CTA's own for its own addresses;
+    without .shared::cluster, a generic address in the shared window)."""
+    from simgpu.exec.memory import CLUSTER_RANK_SHIFT, SHARED_WINDOW
+
+    generic = not any(m.startswith("shared") for m in ins.mods)
+    a = o.src(ins.operands[1], "u64")
+    d = o.dst(ins.operands[0], "u32")
+    base = np.uint64(SHARED_WINDOW if generic else 0)
+
+    def f(ctx, ws, m):
+        tagged = (np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape) - base) >> np.uint64(CLUSTER_RANK_SHIFT)
+        own = ctx.cluster_rank_of_cta[ctx.cta_of_warp[ws]].astype(np.uint64)[:, None]
+        d(ctx, ws, m, np.where(tagged == 0, own, tagged - np.uint64(1)).astype(np.uint32))
+    return f
+
+
 # --------------------------------------------------------------------------- the table
 _NOOPS = {"membar", "fence", "nanosleep", "prefetch", "prefetchu", "pmevent", "griddepcontrol",
           "setmaxnreg", "discard", "applypriority", "createpolicy"}
@@ -1317,7 +1345,7 @@ for _n in ("mad", "madc", "fma", "mad24"):
 for _n in ("neg", "abs", "not", "cnot", "popc", "clz", "brev", "bfind", "rcp", "sqrt", "rsqrt", "ex2", "lg2",
            "sin", "cos", "tanh", "testp"):
     BUILDERS[_n] = _build_unary
-for _n in ("bfe", "bfi", "prmt", "lop3", "shf", "sad", "dp4a", "dp2a"):
+for _n in ("bfe", "bfi", "prmt", "lop3", "shf", "sad", "dp4a", "dp2a", "fns", "szext", "bmsk"):
     BUILDERS[_n] = _build_bit
 BUILDERS.update({
     "setp": _build_setp, "set": _build_setp, "selp": _build_selp, "slct": _build_selp, "mov": _build_mov,
@@ -1328,7 +1356,7 @@ BUILDERS.update({
     "wmma": wmma.build,  # wmma.load / wmma.store / wmma.mma (exec/wmma.py)
     "mma": mma.build_mma, "ldmatrix": mma.build_ldmatrix, "stmatrix": mma.build_stmatrix,  # exec/mma.py
     "mbarrier": mbarrier.build,  # mbarrier objects and cp.async.bulk (exec/mbarrier.py, dispatched by build)
-    "mapa": _build_mapa,  # distributed shared memory addresses
+    "mapa": _build_mapa, "getctarank": _build_getctarank,  # distributed shared memory addresses
 })
 
 
@@ -1422,7 +1450,7 @@ def _build(ins: Instruction, link) -> Exec:
     own_cta = mbarrier.handles(ins)  # mbarrier.*, cp.async.mbarrier.arrive, cp.async.bulk.* (exec/mbarrier.py)
     if ins.opcode == "cp" and ins.mods[:1] == ("async",) and not own_cta:
         return _build_cp_async(ins, link, Operands(ins, link))
-    dsmem = ins.opcode == "mapa" or (ins.opcode in ("ld", "st", "atom", "red", "cvta", "isspacep")
+    dsmem = ins.opcode in ("mapa", "getctarank") or (ins.opcode in ("ld", "st", "atom", "red", "cvta", "isspacep")
                                      and "shared::cluster" in ins.mods
                                      and not any(m in ("async", "multimem") for m in ins.mods))
     if not own_cta and not dsmem and any(m.endswith("::cluster") for m in ins.mods):

@@ -80,6 +80,33 @@ def test_distributed_shared_memory_swap(engine):
     assert out.get().tolist() == [(b ^ 1) * 10 + 1 for b in range(8)]
 
 
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_getctarank_names_the_cta_that_owns_a_shared_address(engine):
+    """getctarank (generic: __cluster_query_shared_rank; .shared::cluster: inline PTX) gives back
+    the rank mapa was given, and the CTA's own rank for its own shared memory."""
+    src = r'''#include <cooperative_groups.h>
+    namespace cg = cooperative_groups;
+    extern "C" __global__ void __cluster_dims__(4, 1, 1) ranks(unsigned* out) {
+        __shared__ int s;
+        cg::cluster_group cl = cg::this_cluster();
+        unsigned me = cl.block_rank(), peer = (me + threadIdx.x) % 4;
+        unsigned own = __cluster_query_shared_rank(&s);
+        unsigned mapped = __cluster_query_shared_rank(cl.map_shared_rank(&s, peer));
+        unsigned sa = (unsigned)__cvta_generic_to_shared(&s), remote, r;
+        asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(remote) : "r"(sa), "r"(peer));
+        asm volatile("getctarank.shared::cluster.u32 %0, %1;" : "=r"(r) : "r"(remote));
+        unsigned* o = out + 3 * (blockIdx.x * 4 + threadIdx.x);
+        o[0] = own; o[1] = mapped; o[2] = r;
+    }'''
+    out = sg.zeros(8 * 4 * 3, np.uint32)
+    with sg.use_engine(engine):
+        sg.RawKernel(src, "ranks")((8,), (4,), (out,), timing=False)
+    got = out.get().reshape(8, 4, 3)
+    for b in range(8):
+        for t in range(4):
+            assert got[b, t].tolist() == [b % 4, (b % 4 + t) % 4, (b % 4 + t) % 4], (b, t)
+
+
 CLUSTER_SUM = r'''#include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 extern "C" __global__ void __cluster_dims__(4, 1, 1) csum(const int* x, int* out, int* ranks) {
