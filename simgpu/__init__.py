@@ -33,7 +33,15 @@ from simgpu.runtime.arrays import (
     zeros,
     zeros_like,
 )
-from simgpu.runtime.device import current_gpu, get_engine, set_engine, set_gpu, use_engine, use_gpu
+from simgpu.runtime.device import (
+    current_gpu,
+    get_engine,
+    set_engine,
+    set_gpu,
+    set_malloc_heap_size,
+    use_engine,
+    use_gpu,
+)
 from simgpu.runtime.memory_pool import MemoryPool, get_default_memory_pool
 from simgpu.runtime.module import RawKernel, RawModule
 from simgpu.stats.report import LaunchReport
@@ -45,6 +53,7 @@ __all__ = [
     "PTXParseError",
     "SimGPUError", "UnsupportedInstructionError", "DeviceArray", "arange", "array", "asarray", "asnumpy", "empty",
     "empty_like", "full", "ndarray", "ones", "ones_like", "zeros", "zeros_like", "current_gpu", "set_gpu",
-    "use_gpu", "get_engine", "set_engine", "use_engine", "RawKernel", "RawModule", "LaunchReport", "__version__",
+    "set_malloc_heap_size", "use_gpu", "get_engine", "set_engine", "use_engine", "RawKernel", "RawModule",
+    "LaunchReport", "__version__",
     "MemoryPool", "get_default_memory_pool",
 ]

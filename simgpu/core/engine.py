@@ -111,7 +111,7 @@ class Engine:
                  grid: tuple[int, int, int], block: tuple[int, int, int], shared_bytes: int,
                  dynamic_shared: int, ctas_per_wave: int, num_sms: int, memsys=None,
                  progress: Callable[[int], None] | None = None, max_warps_per_wave: int = 8192,
-                 trace=None, fuse_vectors: bool = True, local_in_registers: bool = False,
+                 trace=None, fuse_vectors: bool = True, local_in_registers: bool = False, malloc_heap=None,
                  grid_workspace: int = 0) -> None:
         self.lk = lk
         self.heap = heap
@@ -138,6 +138,7 @@ class Engine:
         self.fuse_vectors = fuse_vectors
         self.local_in_registers = local_in_registers
         self.grid_workspace = grid_workspace  # a cooperative launch's grid-sync words (runtime/launch.py)
+        self.malloc_heap = malloc_heap  # device malloc / free's heap (exec/device_malloc.py), if the kernel calls them
         n = len(lk.instructions)
         self.stats = ExecStats(per_pc_warps=np.zeros(n, np.int64), per_pc_threads=np.zeros(n, np.int64))
         self.printed: list[str] = []  # device printf output, in execution order (exec/printf.py)
@@ -167,6 +168,7 @@ class Engine:
             ctx.local_in_registers = self.local_in_registers
             ctx.grid_workspace = self.grid_workspace
             ctx.printf_sink = self.printed
+            ctx.malloc_heap = self.malloc_heap
             if self.trace is not None:
                 self.trace.add_wave(warp_uid, cta_ids[ctx.cta_of_warp], ctx.sm_of_warp)
             yield from self.wave_steps(ctx)

@@ -16,6 +16,7 @@ from simgpu.errors import UnsupportedInstructionError
 from simgpu.exec import ops, wmma
 from simgpu.exec.alignment import SYMBOL_BITS, known_alignment
 from simgpu.exec.contract import find_contractions
+from simgpu.exec.device_malloc import build_free, build_malloc
 from simgpu.exec.memory import FUNC_PARAM_BASE
 from simgpu.exec.printf import build_assertfail, build_vprintf
 from simgpu.exec.values import type_bits
@@ -100,6 +101,7 @@ class LinkedKernel:
     reqntid: tuple[int, ...] | None = None
     cluster_dims: tuple[int, ...] | None = None
     explicit_cluster: bool = False
+    uses_malloc: bool = False  # calls device malloc / free (exec/device_malloc.py)
 
     @property
     def num_regs(self) -> int:
@@ -129,9 +131,13 @@ class LinkedKernel:
 DYNAMIC_SHARED_ALIGN = 16  # extern __shared__ starts at a 16-byte boundary
 
 
+HOST_CALLS = ("vprintf", "__assertfail", "malloc", "free")
+
+
 def _is_host_call(module: Module, name: str, callee: str) -> bool:
     """A call of CUDA's external `callee` (vprintf: device printf; __assertfail: a failed device
-    assert), declared but not defined in the PTX: simgpu runs it on the host (exec/printf.py)."""
+    assert; malloc / free: the device heap), declared but not defined in the PTX: simgpu runs it on
+    the host (exec/printf.py, exec/device_malloc.py)."""
     fn = module.functions.get(name)
     return name == callee and (fn is None or fn.is_decl_only)
 
@@ -204,8 +210,8 @@ class _Linker:
                 if ins.opcode != "call":
                     continue
                 callee = ins.operands[1].name
-                if any(_is_host_call(self.module, callee, f) for f in ("vprintf", "__assertfail")):
-                    continue  # device printf and assert: executed on the host (exec/printf.py)
+                if any(_is_host_call(self.module, callee, f) for f in HOST_CALLS):
+                    continue  # device printf, assert, malloc and free: executed on the host
                 if callee in path:
                     raise self.error(f"recursive call of {callee} is not supported", ins)
                 target = self.module.functions.get(callee)
@@ -296,6 +302,7 @@ class _Linker:
         aggregated_atomics: set[int] = set()
         l1_policy: dict[int, str] = {}
         contracted: set[int] = set()
+        uses_malloc = False  # the kernel calls device malloc or free (runtime/launch.py reserves the heap)
         for fn in funcs:
             self.cur_func = fn.name
             uniform_memo: dict[str, bool] = {}
@@ -327,6 +334,14 @@ class _Linker:
                 elif op == "call" and _is_host_call(self.module, ins.operands[1].name, "__assertfail"):
                     kinds[pc] = ALU
                     execs[pc] = build_assertfail(self.param_offsets(ins, fn, "__assertfail", 5))
+                elif op == "call" and _is_host_call(self.module, ins.operands[1].name, "malloc"):
+                    kinds[pc] = ALU
+                    execs[pc] = build_malloc(self.param_offsets(ins, fn, "malloc", 1)[0], self.return_offset(ins, fn))
+                    uses_malloc = True
+                elif op == "call" and _is_host_call(self.module, ins.operands[1].name, "free"):
+                    kinds[pc] = ALU
+                    execs[pc] = build_free(self.param_offsets(ins, fn, "free", 1)[0])
+                    uses_malloc = True
                 elif op == "call":
                     kinds[pc] = CALL
                     call_sites[pc] = self.call_site(ins, fn)
@@ -388,6 +403,7 @@ class _Linker:
             l1_policy=l1_policy, contracted=contracted, link=self, max_ntid=self.kernel.max_ntid,
             reqntid=self.kernel.reqntid,
             cluster_dims=self.kernel.cluster_dims, explicit_cluster=self.kernel.explicit_cluster,
+            uses_malloc=uses_malloc,
         )
 
     def param_offsets(self, ins: Instruction, caller: Function, what: str, n: int) -> list[int]:
@@ -401,17 +417,20 @@ class _Linker:
             raise self.error(f"{what} takes {n} arguments; this call passes {len(offsets)}", ins)
         return offsets
 
+    def return_offset(self, ins: Instruction, caller: Function) -> int | None:
+        """The per-thread .param offset of a library call's result (None if the call drops it)."""
+        rets = ins.operands[0]
+        if not rets.elems:
+            return None
+        r = rets.elems[0]
+        if not isinstance(r, Sym) or (caller.name, r.name) not in self.fparams:
+            raise self.error(f"{ins.operands[1].name} result {r} is not a .param variable", ins)
+        return self.fparams[(caller.name, r.name)]
+
     def vprintf(self, ins: Instruction, caller: Function):
         """`call (ret), vprintf, (fmt, args)`: device printf, formatted on the host (exec/printf.py)."""
-        rets = ins.operands[0]
         offsets = self.param_offsets(ins, caller, "vprintf (a format and an argument buffer)", 2)
-        ret = None
-        if rets.elems:
-            r = rets.elems[0]
-            if not isinstance(r, Sym) or (caller.name, r.name) not in self.fparams:
-                raise self.error(f"printf result {r} is not a .param variable", ins)
-            ret = self.fparams[(caller.name, r.name)]
-        return build_vprintf(offsets[0], offsets[1], ret)
+        return build_vprintf(offsets[0], offsets[1], self.return_offset(ins, caller))
 
     def call_site(self, ins: Instruction, caller: Function) -> CallSite:
         rets, callee_sym, args = ins.operands

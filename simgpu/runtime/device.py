@@ -12,6 +12,8 @@ import threading
 from collections.abc import Iterator
 
 from simgpu.arch import GPUConfig, get_preset
+from simgpu.errors import LaunchError
+from simgpu.exec.device_malloc import DEFAULT_HEAP_BYTES, DeviceMallocHeap
 from simgpu.exec.memory import GlobalHeap
 
 
@@ -22,6 +24,27 @@ class Device:
         self.heap = GlobalHeap()
         self.gpu = get_preset(gpu)
         self._memory_systems: dict[str, object] = {}
+        self.malloc_heap_bytes = DEFAULT_HEAP_BYTES  # cudaLimitMallocHeapSize
+        self._malloc_heap: DeviceMallocHeap | None = None
+
+    def malloc_heap(self) -> DeviceMallocHeap:
+        """The heap of in-kernel malloc, reserved in device memory at its first use and kept for the
+        device's life, as CUDA keeps it for the context's."""
+        if self._malloc_heap is None:
+            base, _ = self.heap.allocate(self.malloc_heap_bytes)
+            self._malloc_heap = DeviceMallocHeap(base, self.malloc_heap_bytes)
+        return self._malloc_heap
+
+    def set_malloc_heap_size(self, nbytes: int) -> None:
+        """cudaDeviceSetLimit(cudaLimitMallocHeapSize, nbytes): only before a kernel that calls
+        malloc has run, as in CUDA."""
+        if self._malloc_heap is not None:
+            raise LaunchError("the device malloc heap's size cannot change once a kernel that calls malloc or free "
+                              f"has run on this device (it is {self.malloc_heap_bytes:,} bytes; CUDA: "
+                              "cudaErrorInvalidValue)")
+        if int(nbytes) <= 0:
+            raise ValueError(f"the device malloc heap needs a positive size, got {nbytes}")
+        self.malloc_heap_bytes = int(nbytes)
 
     def memory_system(self, gpu: GPUConfig):
         """The (persistent) memory system of `gpu`, created on first use."""
@@ -82,6 +105,12 @@ def fresh_device() -> Iterator[Device]:
 
 def current_gpu() -> GPUConfig:
     return getattr(_state, "gpu", None) or current_device().gpu
+
+
+def set_malloc_heap_size(nbytes: int) -> None:
+    """The size of the current device's heap for in-kernel malloc (CUDA: cudaDeviceSetLimit(
+    cudaLimitMallocHeapSize, nbytes); 8 MiB by default), before a kernel that calls malloc runs."""
+    current_device().set_malloc_heap_size(nbytes)
 
 
 def set_gpu(gpu: str | GPUConfig) -> GPUConfig:

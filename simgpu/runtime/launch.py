@@ -286,6 +286,7 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                               f"that can be resident at once ({occ.ctas_per_sm} per SM x {cfg.num_sms} SMs; "
                               "CUDA: cudaErrorCooperativeLaunchTooLarge)")
         grid_workspace, _ = dev.heap.allocate(16)
+    malloc_heap = dev.malloc_heap() if lk.uses_malloc else None  # reserved at its first use, kept
     memsys = dev.memory_system(cfg) if memory_counters else None
     if memsys is not None:
         memsys.begin_kernel(total_shared, occ.ctas_per_sm, warm=warm_caches,
@@ -318,6 +319,7 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                     fuse_vectors=fuse_shared_loads,
                     local_in_registers=machine is not None and machine.frame_bytes == 0,
                     grid_workspace=grid_workspace,
+                    malloc_heap=malloc_heap,
                     **({"max_warps_per_wave": n_ctas * -(-threads // 32)} if cooperative else {}))
     prepared = PreparedLaunch(kernel, lk, cfg, g, b, shared_mem, regs, occ, engine, memsys, recorder, bar,
                           timing=timing, scheduler=scheduler, keep_trace=trace, registers_from=regs_from,
