@@ -212,6 +212,9 @@ class _Linker:
                 callee = ins.operands[1].name
                 if any(_is_host_call(self.module, callee, f) for f in HOST_CALLS):
                     continue  # device printf, assert, malloc and free: executed on the host
+                if callee.startswith("%"):
+                    raise self.error(f"indirect calls (through a function pointer or a virtual function, here "
+                                     f"{callee}) are not supported", ins)
                 if callee in path:
                     raise self.error(f"recursive call of {callee} is not supported", ins)
                 target = self.module.functions.get(callee)

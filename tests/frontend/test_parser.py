@@ -223,3 +223,30 @@ __device__ fn_t table[2] = {twice, square};
 extern "C" __global__ void k(float* o) { o[threadIdx.x] = table[threadIdx.x & 1]((float)threadIdx.x); }'''
     with pytest.raises(sg.PTXParseError, match=r"PTX line \d+: unsupported initializer '_Z5twicef': .*function"):
         sg.RawModule(code=src).get_function("k")
+
+
+FUNCTION_POINTERS = r'''
+__device__ float twice(float x) { return 2 * x; }
+__device__ float plus1(float x) { return x + 1; }
+__device__ int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
+extern "C" __global__ void through_pointer(const int* sel, float* o) {
+    float (*fs[2])(float) = {twice, plus1};
+    o[threadIdx.x] = fs[sel[threadIdx.x] & 1]((float)threadIdx.x);
+}
+extern "C" __global__ void recursive(int* o) { o[threadIdx.x] = fib(threadIdx.x % 8); }
+extern "C" __global__ void plain(float* o) { o[threadIdx.x] = twice(threadIdx.x); }
+'''
+
+
+def test_unsupported_calls_are_refused_by_the_kernel_that_makes_them():
+    """An indirect call's `.callprototype` parses; the module loads and its other kernels run, and
+    the kernels with an indirect or a recursive call are refused naming the call and its PTX line."""
+    mod = sg.RawModule(code=FUNCTION_POINTERS)
+    o = sg.zeros(32, np.float32)
+    mod.get_function("plain")((1,), (32,), (o,), timing=False)
+    assert o.get().tolist() == [2.0 * t for t in range(32)]
+    with pytest.raises(sg.UnsupportedInstructionError, match=r"indirect calls .* not supported \(kernel "
+                       r"through_pointer, PTX line \d+: call"):
+        mod.get_function("through_pointer")((1,), (32,), (sg.zeros(32, np.int32), o), timing=False)
+    with pytest.raises(sg.UnsupportedInstructionError, match=r"recursive call of _Z3fibi is not supported"):
+        mod.get_function("recursive")((1,), (32,), (sg.zeros(32, np.int32),), timing=False)

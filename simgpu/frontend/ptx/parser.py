@@ -388,6 +388,9 @@ class _Parser:
             if t.kind == "ident" and self.peek().text == ":" and not t.text.startswith("."):
                 self.next()
                 self.next()
+                if self.tok.text == ".callprototype":  # `proto: .callprototype (...) _ (...);`, an
+                    self.skip_directive()  # indirect call's signature: no label, no instruction
+                    continue
                 fn.labels[self.declare_label(t.text)] = len(fn.body)
                 continue
             if t.text == ".reg":
