@@ -135,8 +135,10 @@ class WaveContext:
             return self.sm_of_warp[ws].astype(np.uint64)[:, None]
         if base == "%nsmid":
             return np.uint64(self.num_sms)
-        if base in ("%clock", "%clock64"):
+        if base in ("%clock", "%clock64", "%clock_hi"):
             v = self.issued[ws].astype(np.uint64)[:, None]
+            if base == "%clock_hi":
+                return v >> np.uint64(32)
             return v & np.uint64(0xFFFFFFFF) if base == "%clock" else v
         if base.startswith("%globaltimer"):
             v = self.issued[ws].astype(np.uint64)[:, None] * np.uint64(1)  # ns-like, monotonic

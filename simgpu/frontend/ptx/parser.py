@@ -49,6 +49,12 @@ SPECIAL_REGISTERS = {
     "%dynamic_smem_size", "%total_smem_size", "%clusterid", "%nclusterid", "%cluster_ctaid",
     "%cluster_nctaid", "%cluster_ctarank", "%cluster_nctarank", "%is_explicit_cluster",
     *(f"%envreg{i}" for i in range(32)),  # driver-set; %envreg1:%envreg2 = the grid-sync workspace
+    "%clock_hi",
+    # known to PTX, refused when read (core/wave.py): performance-monitor counters, the driver's
+    # reserved shared-memory window, the CUDA graph handle
+    *(f"%pm{i}" for i in range(8)), *(f"%pm{i}_64" for i in range(8)), "%reserved_smem_offset_begin",
+    "%reserved_smem_offset_end", "%reserved_smem_offset_cap", "%reserved_smem_offset_0", "%reserved_smem_offset_1",
+    "%aggr_smem_size", "%current_graph_exec",
 }
 
 _TYPE_SIZES = {
