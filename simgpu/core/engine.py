@@ -47,7 +47,7 @@ import numpy as np
 from simgpu.core import dispatch
 from simgpu.core.wave import WaveContext
 from simgpu.errors import KernelRuntimeError
-from simgpu.exec.program import ALU, BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
+from simgpu.exec.program import ALU, BAR, BRA, CALL, EXIT, RET, TRAP, IndirectCallSite, LinkedKernel
 
 LANE_BITS = np.uint32(1) << np.arange(32, dtype=np.uint32)
 FULL = np.uint32(0xFFFFFFFF)
@@ -182,6 +182,7 @@ class Engine:
         """Fresh SIMT state for the warps of a new wave (every warp at pc 0 with its valid lanes)."""
         W = ctx.W
         self.ctx = ctx
+        self.saved_frames: dict[int, list] = {}  # per warp, the recursive activations it suspended
         self.pc = np.zeros(W, np.int64)
         self.mask = bool_to_mask(ctx.thread_valid)
         self.rpc = np.full(W, -1, np.int64)
@@ -445,7 +446,12 @@ class Engine:
 
     def call(self, p: int, sel: np.ndarray, ws, m: np.ndarray) -> None:
         site = self.lk.call_sites[p]
+        if isinstance(site, IndirectCallSite):
+            self.indirect_call(p, sel, ws, m, site)
+            return
         bits = bool_to_mask(m)
+        if site.save is not None:
+            self.save_frames(sel, m, site.save)
         for src, dst, n in site.copy_in:
             self._copy_fparam(sel, m, src, dst, n)
         calling = sel[bits != 0]
@@ -457,6 +463,46 @@ class Engine:
             self.pc[calling] = site.callee_entry
             self.mask[calling] = b
             self.rpc[calling] = -1
+
+    def indirect_call(self, p: int, sel: np.ndarray, ws, m: np.ndarray, site: IndirectCallSite) -> None:
+        """A call through a register. The lanes of a warp that call one function go together; with
+        several functions in one warp, the lanes of the lowest address go first and the others issue
+        the call again when they are back (an entry at p, reconverging at p + 1), as a divergent
+        branch would. The call frame records which function it is (frame = p + (index + 1) << 32)."""
+        addrs = np.asarray(self.ctx.regs[ws, site.target_reg], np.uint64)
+        for i, w in enumerate(sel):
+            lanes = m[i]
+            if not lanes.any():
+                self.advance(p, sel[i:i + 1])
+                continue
+            k_of = [site.by_address.get(int(a), -1) for a in addrs[i][lanes]]
+            if min(k_of) < 0:
+                bad = np.zeros(m.shape, bool)
+                bad[i, np.flatnonzero(lanes)[k_of.index(-1)]] = True
+                a = int(addrs[i][bad[i]][0])
+                raise KernelRuntimeError(f"indirect call to 0x{a:x}, which is not the address of a device function "
+                                         f"the module takes the address of ({', '.join(site.names)}) "
+                                         f"({self.ctx.where(ws, bad)})")
+            first = min(k_of, key=lambda k: site.sites[k].callee_entry)
+            group = np.zeros(32, bool)
+            group[np.flatnonzero(lanes)[np.asarray(k_of) == first]] = True
+            g = bool_to_mask(group[None, :])[0]
+            call = sel[i:i + 1]
+            if site.sites[first].save is not None:
+                self.save_frames(call, group[None, :], site.sites[first].save)
+            for src, dst, n in site.sites[first].copy_in:
+                self._copy_fparam(call, group[None, :], src, dst, n)
+            frame = p + ((first + 1) << 32)
+            rest = bool_to_mask(lanes[None, :])[0] & ~g
+            if rest:  # the other functions' lanes call again once this one's are back
+                self.push(call, p + 1, self.mask[w], self.rpc[w])
+                self.push(call, p, rest, p + 1)
+                self.push(call, p + 1, g, p + 1, frame=frame)
+            else:
+                self.push(call, p + 1, self.mask[w], self.rpc[w], frame=frame)
+            self.pc[w] = site.sites[first].callee_entry
+            self.mask[w] = g
+            self.rpc[w] = -1
 
     def _copy_fparam(self, w: np.ndarray, m: np.ndarray, src: int, dst: int, n: int) -> None:
         ctx = self.ctx
@@ -470,8 +516,55 @@ class Engine:
         for cp in np.unique(call_pcs):
             ww = w[call_pcs == cp]
             m = mask_to_bool(self.mask[ww])
-            for src, dst, n in self.lk.call_sites[int(cp)].copy_out:
-                self._copy_fparam(ww, m, src, dst, n)
+            site = self.lk.call_sites[int(cp) & 0xFFFFFFFF]
+            if isinstance(site, IndirectCallSite):  # which function: indirect_call's frame
+                site = site.sites[(int(cp) >> 32) - 1]
+            if site.save is None:
+                for src, dst, n in site.copy_out:
+                    self._copy_fparam(ww, m, src, dst, n)
+                continue
+            # a recursive callee: take its results, give the outer activation its state back, then
+            # hand the results over (the caller's result slot may lie in the restored state)
+            results = [self._read_fparam(ww, m, src, n) for src, _, n in site.copy_out]
+            self.restore_frames(ww, site.save)
+            for (_, dst, n), vals in zip(site.copy_out, results):
+                self._write_fparam(ww, m, dst, n, vals)
+
+    def save_frames(self, w: np.ndarray, m: np.ndarray, ranges) -> None:
+        """Push, per warp, what a recursive callee's activation holds (its registers, local bytes and
+        function-param bytes for all 32 lanes) before a call starts a new activation of it. Not
+        counted as memory traffic: ptxas would spill this to the stack (local memory)."""
+        ctx = self.ctx
+        (r0, r1), (l0, l1), (f0, f1) = ranges
+        ls, fs = ctx.local_stride, ctx.fparam_stride
+        for i, wi in enumerate(w):
+            if not m[i].any():
+                continue
+            t = int(wi) * 32 + np.arange(32)
+            loc = ctx.local.reshape(-1, ls)[t, l0:l1].copy() if ls > 0 and l1 > l0 else None
+            self.saved_frames.setdefault(int(wi), []).append(
+                (ctx.regs[wi, r0:r1].copy(), loc, ctx.fparam.reshape(-1, fs)[t, f0:f1].copy()))
+
+    def restore_frames(self, w: np.ndarray, ranges) -> None:
+        """Pop what save_frames pushed for each warp of w (a frame of the same function returns)."""
+        ctx = self.ctx
+        (r0, r1), (l0, l1), (f0, f1) = ranges
+        ls, fs = ctx.local_stride, ctx.fparam_stride
+        for wi in w:
+            regs, loc, par = self.saved_frames[int(wi)].pop()
+            t = int(wi) * 32 + np.arange(32)
+            ctx.regs[wi, r0:r1] = regs
+            if loc is not None:
+                ctx.local.reshape(-1, ls)[t, l0:l1] = loc
+            ctx.fparam.reshape(-1, fs)[t, f0:f1] = par
+
+    def _read_fparam(self, w: np.ndarray, m: np.ndarray, src: int, n: int) -> np.ndarray:
+        thread = (w[:, None] * 32 + np.arange(32)[None, :])[m]
+        return self.ctx.fparam[(thread * self.ctx.fparam_stride + src)[:, None] + np.arange(n)]
+
+    def _write_fparam(self, w: np.ndarray, m: np.ndarray, dst: int, n: int, vals: np.ndarray) -> None:
+        thread = (w[:, None] * 32 + np.arange(32)[None, :])[m]
+        self.ctx.fparam[(thread * self.ctx.fparam_stride + dst)[:, None] + np.arange(n)] = vals
 
     def ret(self, p: int, sel: np.ndarray, bits: np.ndarray) -> None:
         """Lanes in `bits` leave the current function: drop them from every entry above the

@@ -24,6 +24,9 @@ WINDOW_SIZE = 0x0000_0001_0000_0000  # each window spans 4 GiB
 # generic one alike; rank bits 0 name the CTA's own shared memory (core/wave.py _resolve)
 CLUSTER_RANK_SHIFT = 24
 FUNC_PARAM_BASE = 0x1000_0000  # .param addresses of device-function parameters (per thread)
+# the value of a device function's address (a function pointer, a vtable entry): the module's i-th
+# function at CODE_WINDOW + 16 i; no data lives there, so a load or store through it faults
+CODE_WINDOW = 0x0004_0000_0000_0000
 
 UINT_OF_SIZE = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
 

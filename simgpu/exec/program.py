@@ -17,7 +17,7 @@ from simgpu.exec import ops, wmma
 from simgpu.exec.alignment import SYMBOL_BITS, known_alignment
 from simgpu.exec.contract import find_contractions
 from simgpu.exec.device_malloc import build_free, build_malloc
-from simgpu.exec.memory import FUNC_PARAM_BASE
+from simgpu.exec.memory import CODE_WINDOW, FUNC_PARAM_BASE
 from simgpu.exec.printf import build_assertfail, build_vprintf
 from simgpu.exec.values import type_bits
 from simgpu.frontend.cfg import build_cfg
@@ -32,6 +32,42 @@ class CallSite:
     callee_entry: int
     copy_in: list[tuple[int, int, int]]  # (caller param offset, callee param offset, bytes)
     copy_out: list[tuple[int, int, int]]  # (callee retval offset, caller param offset, bytes)
+    # a recursive callee's own (registers, local bytes, function-param bytes) ranges: saved at the
+    # call and restored at its return, since a nested activation reuses them (core/engine.py)
+    save: tuple[tuple[int, int], tuple[int, int], tuple[int, int]] | None = None
+
+
+@dataclass
+class IndirectCallSite:
+    """A call through a register (a function pointer, a virtual function): the register, and a
+    CallSite for each function whose address it may hold (every address-taken function of the
+    module whose signature fits); `by_address` maps a function's address to its index there."""
+
+    target_reg: int
+    sites: list[CallSite]
+    names: list[str]
+    by_address: dict[int, int]
+
+
+def function_addresses(module: Module) -> dict[str, int]:
+    """The address of every device function with a body (exec/memory.CODE_WINDOW)."""
+    names = [n for n, f in module.functions.items() if not f.is_entry and not f.is_decl_only]
+    return {n: CODE_WINDOW + 16 * i for i, n in enumerate(names)}
+
+
+def address_taken(module: Module) -> list[str]:
+    """The device functions whose address the module takes (an operand other than a call's callee,
+    or a relocation in a variable's initializer): the possible targets of an indirect call."""
+    funcs = function_addresses(module)
+    seen: set[str] = set()
+    for fn in module.functions.values():
+        for ins in fn.body:
+            ops_ = ins.operands[:1] + ins.operands[2:] if ins.opcode == "call" else ins.operands
+            for op in ops_:
+                seen.update(n for n in _symbols(op) if n in funcs)
+    for v in module.variables:
+        seen.update(n for _, n in v.relocations if n in funcs)
+    return [n for n in funcs if n in seen]
 
 
 _WRITE_OPCODES = frozenset({"st", "atom", "red", "cp", "mbarrier", "stmatrix", "sust", "sured", "multimem"})
@@ -72,7 +108,7 @@ class LinkedKernel:
     guard_neg: np.ndarray  # bool per pc
     target: np.ndarray  # int64 per pc: branch target / callee entry
     rpc: np.ndarray  # int64 per pc: reconvergence pc of a conditional branch, -1 = exit
-    call_sites: dict[int, CallSite]
+    call_sites: dict[int, CallSite | IndirectCallSite]
     barriers: dict[int, BarrierInfo]
     mem_class: list[str | None]  # "global_ld", "shared_st", ... per pc (for instruction counters)
     reg_names: list[str]
@@ -154,6 +190,10 @@ class _Linker:
         self.kernel = module.functions[kernel]
         self.global_addresses = global_addresses
         self.const_offsets = const_offsets
+        self.func_addresses = function_addresses(module)
+        self.recursive: set[str] = set()  # functions on a cycle of the call graph
+        # per function: its (registers, local bytes, function-param bytes) ranges
+        self.frame_ranges: dict[str, tuple[tuple[int, int], tuple[int, int], tuple[int, int]]] = {}
         self.reg_index: dict[tuple[str, str], int] = {}
         self.reg_names: list[str] = []
         self.reg_types: list[str] = []
@@ -193,6 +233,8 @@ class _Linker:
             return self.global_addresses[name], "global"
         if name in self.const_offsets:
             return self.const_offsets[name], "const"
+        if name in self.func_addresses:  # a function's address: a function pointer's value
+            return self.func_addresses[name], "global"
         raise self.error(f"unknown symbol {name}", ins)
 
     def symbol_value(self, name: str, ins: Instruction) -> int:
@@ -212,18 +254,21 @@ class _Linker:
                 callee = ins.operands[1].name
                 if any(_is_host_call(self.module, callee, f) for f in HOST_CALLS):
                     continue  # device printf, assert, malloc and free: executed on the host
-                if callee.startswith("%"):
-                    raise self.error(f"indirect calls (through a function pointer or a virtual function, here "
-                                     f"{callee}) are not supported", ins)
-                if callee in path:
-                    raise self.error(f"recursive call of {callee} is not supported", ins)
-                target = self.module.functions.get(callee)
-                if target is None or target.is_decl_only:
-                    raise self.error(f"call of {callee}, which has no body in this module", ins)
-                if callee not in seen:
-                    seen.add(callee)
-                    order.append(target)
-                stack.append((target, path + (callee,)))
+                # a call through a register may reach any function whose address the module takes
+                callees = self.indirect_targets(ins) if callee.startswith("%") else [callee]
+                for callee in callees:
+                    if callee == self.kernel.name:
+                        raise self.error(f"call of the kernel {callee} from device code", ins)
+                    if callee in path:  # a cycle: each function on it keeps a stack of its activations
+                        self.recursive.update(path[path.index(callee):])
+                        continue
+                    target = self.module.functions.get(callee)
+                    if target is None or target.is_decl_only:
+                        raise self.error(f"call of {callee}, which has no body in this module", ins)
+                    if callee not in seen:
+                        seen.add(callee)
+                        order.append(target)
+                    stack.append((target, path + (callee,)))
         return order
 
     def link(self) -> LinkedKernel:
@@ -258,7 +303,9 @@ class _Linker:
         # per-thread local and function-param storage
         loff = 0
         foff = 0
+        spans: dict[str, list[int]] = {}
         for fn in funcs:
+            spans[fn.name] = [loff, foff]
             for v in fn.variables:
                 if v.space == "local":
                     loff = _align(loff, v.align)
@@ -273,12 +320,16 @@ class _Linker:
                     foff = _align(foff, v.align)
                     self.fparams[(fn.name, v.name)] = foff
                     foff += v.size
+            spans[fn.name] += [loff, foff]
         # registers
         for fn in funcs:
+            r0 = len(self.reg_names)
             for name, t in fn.registers.items():
                 self.reg_index[(fn.name, name)] = len(self.reg_names)
                 self.reg_names.append(name if fn is self.kernel else f"{fn.name}:{name}")
                 self.reg_types.append(t)
+            l0, f0, l1, f1 = spans[fn.name]
+            self.frame_ranges[fn.name] = ((r0, len(self.reg_names)), (l0, l1), (f0, f1))
         # flatten code
         instrs: list[Instruction] = []
         func_of_pc: list[str] = []
@@ -347,7 +398,8 @@ class _Linker:
                     uses_malloc = True
                 elif op == "call":
                     kinds[pc] = CALL
-                    call_sites[pc] = self.call_site(ins, fn)
+                    indirect = ins.operands[1].name.startswith("%")
+                    call_sites[pc] = self.indirect_call_site(ins, fn) if indirect else self.call_site(ins, fn)
                 elif op == "ret":
                     kinds[pc] = EXIT if fn.is_entry else RET
                     if ins.guard is None:
@@ -435,9 +487,27 @@ class _Linker:
         offsets = self.param_offsets(ins, caller, "vprintf (a format and an argument buffer)", 2)
         return build_vprintf(offsets[0], offsets[1], self.return_offset(ins, caller))
 
-    def call_site(self, ins: Instruction, caller: Function) -> CallSite:
+    def indirect_targets(self, ins: Instruction) -> list[str]:
+        """The functions a call through a register may reach: those whose address the module takes
+        and whose parameters and results match the call's in number."""
+        rets, _, args = ins.operands
+        names = [n for n in address_taken(self.module)
+                 if len(self.module.functions[n].params) == len(args.elems)
+                 and len(self.module.functions[n].returns) == len(rets.elems)]
+        if not names:
+            raise self.error("indirect call, but the module takes the address of no function with this signature",
+                             ins)
+        return names
+
+    def indirect_call_site(self, ins: Instruction, caller: Function) -> IndirectCallSite:
+        names = self.indirect_targets(ins)
+        sites = [self.call_site(ins, caller, name) for name in names]
+        return IndirectCallSite(target_reg=self.reg(ins.operands[1].name, ins), sites=sites, names=names,
+                                by_address={self.func_addresses[n]: i for i, n in enumerate(names)})
+
+    def call_site(self, ins: Instruction, caller: Function, callee_name: str | None = None) -> CallSite:
         rets, callee_sym, args = ins.operands
-        callee = self.module.functions[callee_sym.name]
+        callee = self.module.functions[callee_name or callee_sym.name]
         if len(args.elems) != len(callee.params):
             raise self.error(f"call of {callee.name} with {len(args.elems)} arguments; "
                              f"it takes {len(callee.params)}", ins)
@@ -452,7 +522,8 @@ class _Linker:
                 raise self.error(f"call return {r} is not a .param variable", ins)
             copy_out.append((self.fparams[(callee.name, p.name)], self.fparams[(caller.name, r.name)], p.size))
         # callee entry is filled in after flattening (entry_pc known then)
-        return CallSite(callee_entry=self.entry_pc[callee.name], copy_in=copy_in, copy_out=copy_out)
+        save = self.frame_ranges[callee.name] if callee.name in self.recursive else None
+        return CallSite(callee_entry=self.entry_pc[callee.name], copy_in=copy_in, copy_out=copy_out, save=save)
 
     def barrier(self, ins: Instruction) -> BarrierInfo:
         o = ops.Operands(ins, self)

@@ -11,8 +11,9 @@ import re
 
 import numpy as np
 
-from simgpu.errors import CompileError, LaunchError
-from simgpu.exec.program import LinkedKernel, link_kernel
+from simgpu.errors import CompileError, LaunchError, UnsupportedInstructionError
+from simgpu.exec.memory import CONST_WINDOW
+from simgpu.exec.program import LinkedKernel, function_addresses, link_kernel
 from simgpu.frontend.cubin import MachineCode, read_cubin
 from simgpu.frontend.nvrtc import compile_to_cubin, compile_to_ptx_named
 from simgpu.frontend.ptx import Module, parse_ptx
@@ -78,6 +79,25 @@ class RawModule:
                 self._const_offsets[v.name] = const_off
                 const_off += v.size
         self._const_size = const_off
+        self._apply_relocations()
+
+    def _apply_relocations(self) -> None:
+        """Write the addresses a variable's initializer names (a vtable's functions, a table of
+        pointers to other variables) into its bytes, as the CUDA loader does."""
+        funcs = function_addresses(self.module)
+        for v in self.module.variables:
+            for offset, name in v.relocations:
+                if name in funcs:
+                    addr = funcs[name]
+                elif name in self._const_offsets:
+                    addr = CONST_WINDOW + self._const_offsets[name]
+                elif name in self._globals:
+                    addr = self._globals[name].ptr
+                else:
+                    raise UnsupportedInstructionError(f"PTX line {v.line}: the initializer of {v.name} names {name}, "
+                                                      "which is no function or variable of the module")
+                self._globals[v.name]._host_view()[offset:offset + 8] = np.frombuffer(
+                    np.uint64(addr).tobytes(), np.uint8)
 
     def const_buffer(self) -> np.ndarray:
         """The constant bank as the kernels see it now (copied from the module's .const variables)."""

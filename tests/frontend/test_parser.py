@@ -212,17 +212,27 @@ def test_register_named_like_a_special_register_is_rejected():
         parse_ptx(ptx)
 
 
-def test_function_pointer_tables_are_refused_by_name():
-    """A __device__ table of function pointers becomes a global initialised with function symbols;
-    the error says so (it said only "unsupported initializer '_Z5twicef'")."""
+def test_function_pointer_tables_are_filled_in_by_the_loader():
+    """A __device__ table of function pointers is a global initialised with function symbols: the
+    parser records them (Variable.relocations) and loading the module writes their addresses."""
     src = r'''
 __device__ float twice(float x) { return 2 * x; }
 __device__ float square(float x) { return x * x; }
 typedef float (*fn_t)(float);
 __device__ fn_t table[2] = {twice, square};
 extern "C" __global__ void k(float* o) { o[threadIdx.x] = table[threadIdx.x & 1]((float)threadIdx.x); }'''
-    with pytest.raises(sg.PTXParseError, match=r"PTX line \d+: unsupported initializer '_Z5twicef': .*function"):
-        sg.RawModule(code=src).get_function("k")
+    mod = sg.RawModule(code=src)
+    table = next(v for v in mod.module.variables if v.name == "table")
+    assert table.relocations == ((0, "_Z5twicef"), (8, "_Z6squaref"))
+    o = sg.zeros(32, np.float32)
+    mod.get_function("k")((1,), (32,), (o,), timing=False)
+    assert o.get().tolist() == [t * t if t % 2 else 2.0 * t for t in range(32)]
+
+
+def test_an_address_in_a_narrow_initializer_is_refused():
+    ptx = HEADER + ".global .align 4 .u32 g;\n.global .align 4 .u32 t[2] = {0, g};\n"
+    with pytest.raises(sg.PTXParseError, match=r"PTX line 5: unsupported initializer 'g': only a 64-bit element"):
+        parse_ptx(ptx)
 
 
 FUNCTION_POINTERS = r'''
@@ -238,15 +248,16 @@ extern "C" __global__ void plain(float* o) { o[threadIdx.x] = twice(threadIdx.x)
 '''
 
 
-def test_unsupported_calls_are_refused_by_the_kernel_that_makes_them():
-    """An indirect call's `.callprototype` parses; the module loads and its other kernels run, and
-    the kernels with an indirect or a recursive call are refused naming the call and its PTX line."""
+def test_direct_indirect_and_recursive_calls_in_one_module():
+    """An indirect call's `.callprototype` parses; a module with a plain call, a call through a
+    pointer and a recursive function links and runs each kernel (tests/exec/test_indirect_calls.py,
+    test_recursion.py for the semantics)."""
     mod = sg.RawModule(code=FUNCTION_POINTERS)
     o = sg.zeros(32, np.float32)
     mod.get_function("plain")((1,), (32,), (o,), timing=False)
     assert o.get().tolist() == [2.0 * t for t in range(32)]
-    with pytest.raises(sg.UnsupportedInstructionError, match=r"indirect calls .* not supported \(kernel "
-                       r"through_pointer, PTX line \d+: call"):
-        mod.get_function("through_pointer")((1,), (32,), (sg.zeros(32, np.int32), o), timing=False)
-    with pytest.raises(sg.UnsupportedInstructionError, match=r"recursive call of _Z3fibi is not supported"):
-        mod.get_function("recursive")((1,), (32,), (sg.zeros(32, np.int32),), timing=False)
+    mod.get_function("through_pointer")((1,), (32,), (sg.asarray(np.arange(32, dtype=np.int32)), o), timing=False)
+    assert o.get().tolist() == [2.0 * t if t % 2 == 0 else t + 1.0 for t in range(32)]
+    fib = sg.zeros(32, np.int32)
+    mod.get_function("recursive")((1,), (32,), (fib,), timing=False)
+    assert fib.get().tolist() == [[0, 1, 1, 2, 3, 5, 8, 13][t % 8] for t in range(32)]

@@ -83,6 +83,9 @@ class Variable:
     extern: bool = False  # extern .shared: dynamic shared memory
     init: bytes | None = None  # initial value for .global / .const
     line: int = 0
+    # (byte offset, symbol) of initializer elements that are an address (`{0, f}`, `generic(v)`):
+    # filled in when the module is loaded (runtime/module.py), their bytes in `init` 0 until then
+    relocations: tuple[tuple[int, str], ...] = ()
 
 
 @dataclass

@@ -253,11 +253,12 @@ class _Parser:
                         count *= _parse_int(self.next().text)
                     self.expect("]")
                 elem = _TYPE_SIZES[vtype] * vec
-                init = None
+                init, relocs = None, ()
                 if self.accept("="):
-                    init = self.parse_initializer(vtype, elem * count)
+                    init, relocs = self.parse_initializer(vtype, elem * count)
                 var = Variable(name, space, vtype, 0 if dims_unknown else elem * count,
-                               align or _TYPE_SIZES[vtype], extern=extern or dims_unknown, init=init, line=line)
+                               align or _TYPE_SIZES[vtype], extern=extern or dims_unknown, init=init, line=line,
+                               relocations=relocs)
                 out.append(var)
             if not (self.tok.text == "," and not self.peek().text.startswith(".")):
                 break
@@ -266,8 +267,11 @@ class _Parser:
             self.accept(";")
         return out
 
-    def parse_initializer(self, vtype: str, total: int) -> bytes:
+    def parse_initializer(self, vtype: str, total: int) -> tuple[bytes, tuple[tuple[int, str], ...]]:
+        """The initial bytes, and (byte offset, symbol) for each element that is the address of a
+        function or variable (`f`, `generic(v)`), left 0 here; 64-bit elements only, as ptxas."""
         values: list[Imm] = []
+        relocs: list[tuple[int, str]] = []
 
         def value() -> None:
             if self.accept("{"):
@@ -284,11 +288,16 @@ class _Parser:
                 v = float(t.text) if ("." in t.text or "e" in t.text.lower()) and not t.text.lower().startswith("0x") \
                     else _parse_int(t.text)
                 values.append(Imm(-v if neg else v, isinstance(v, float)))
+            elif t.kind == "ident" and not neg and _TYPE_SIZES[vtype] == 8:
+                name = t.text
+                if name == "generic" and self.accept("("):
+                    name = self.next().text
+                    self.expect(")")
+                relocs.append((8 * len(values), name))
+                values.append(Imm(0))
             else:
-                # generic(symbol) or symbol address initialisers are not supported in data
-                self.error(f"unsupported initializer {t.text!r}: a global initialised with the address of a "
-                           "function or variable (a table of function pointers, virtual functions, "
-                           "generic(symbol)) is not supported; pass the choice as data instead")
+                self.error(f"unsupported initializer {t.text!r}: only a 64-bit element can hold the address "
+                           "of a function or variable")
 
         value()
         fmt = {"f32": "<f", "f64": "<d"}.get(vtype)
@@ -300,7 +309,7 @@ class _Parser:
             else:
                 data += (int(v.value) & ((1 << (8 * size)) - 1)).to_bytes(size, "little")
         data = bytes(data[:total]).ljust(total, b"\0")
-        return data
+        return data, tuple(r for r in relocs if r[0] < total)
 
     def declare(self, name: str) -> str:
         """Give a body-scoped name a unique spelling so nested scopes can reuse names."""
