@@ -11,6 +11,7 @@ import simgpu.numba_cache  # noqa: F401  (first: clears numba caches built from 
 from simgpu.arch import PRESETS, GPUConfig, get_preset
 from simgpu.errors import (
     CompileError,
+    FidelityWarning,
     KernelRuntimeError,
     LaunchError,
     OutOfMemoryError,
@@ -50,7 +51,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "PRESETS", "GPUConfig", "get_preset", "CompileError", "KernelRuntimeError", "LaunchError", "OutOfMemoryError",
-    "PTXParseError",
+    "PTXParseError", "FidelityWarning",
     "SimGPUError", "UnsupportedInstructionError", "DeviceArray", "arange", "array", "asarray", "asnumpy", "empty",
     "empty_like", "full", "ndarray", "ones", "ones_like", "zeros", "zeros_like", "current_gpu", "set_gpu",
     "set_malloc_heap_size", "use_gpu", "get_engine", "set_engine", "use_engine", "RawKernel", "RawModule",

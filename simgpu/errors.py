@@ -34,3 +34,8 @@ class KernelRuntimeError(SimGPUError):
 class OutOfMemoryError(SimGPUError, MemoryError):
     """An allocation larger than what the simulated device has left (or than the host can hold:
     simgpu keeps device memory in host RAM). CuPy raises its own OutOfMemoryError there."""
+
+
+class FidelityWarning(UserWarning):
+    """The launch runs correctly, but a part of what the GPU does is not simulated, so its counters
+    and time leave something out (the message says what, and how much it was on an H200)."""

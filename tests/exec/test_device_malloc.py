@@ -117,3 +117,15 @@ def test_the_heap_never_overlaps_and_merges_back(ops):
     assert heap._free == [(heap.base, heap.size)]
     with pytest.raises(ValueError, match="did not return"):
         heap.free(heap.base)
+
+
+def test_the_unsimulated_allocator_is_said_once_per_kernel():
+    src = SRC.replace("grab(", "grab_warned(")
+    k = sg.RawModule(code=src).get_function("grab_warned")
+    args = ((1,), (32,), (sg.zeros(32, np.uint64), np.int32(16)))
+    with pytest.warns(sg.FidelityWarning, match=r"kernel grab_warned calls device malloc/free: the allocator itself "
+                      r"is not simulated\. On an H200, 8,192 threads .* 1\.46 ms") as record:
+        k(*args, timing=False)
+        k(*args, timing=False)
+    assert len([w for w in record if issubclass(w.category, sg.FidelityWarning)]) == 1
+    assert record[0].filename == __file__  # the user's line, not simgpu's

@@ -60,3 +60,10 @@ def test_both_engines_count_the_same():
             return sg.RawModule(code=SRC).get_function("recurse")((1,), (64,), (sg.asarray(A), sg.zeros(256, np.int32))
                                                                   ).metrics
     assert metrics("fast") == metrics("reference")
+
+
+def test_recursion_warns_that_the_stack_traffic_is_left_out():
+    src = SRC.replace("recurse(", "recurse_warned(")
+    with pytest.warns(sg.FidelityWarning, match=r"kernel recurse_warned is recursive: .* 720,025 local loads"):
+        sg.RawModule(code=src).get_function("recurse_warned")((1,), (32,), (sg.asarray(A), sg.zeros(128, np.int32)),
+                                                             timing=False)
