@@ -483,7 +483,7 @@ class Engine:
                 raise KernelRuntimeError(f"indirect call to 0x{a:x}, which is not the address of a device function "
                                          f"the module takes the address of ({', '.join(site.names)}) "
                                          f"({self.ctx.where(ws, bad)})")
-            first = min(k_of, key=lambda k: site.sites[k].callee_entry)
+            first = min(k_of, key=site.addresses.__getitem__)
             group = np.zeros(32, bool)
             group[np.flatnonzero(lanes)[np.asarray(k_of) == first]] = True
             g = bool_to_mask(group[None, :])[0]
@@ -542,8 +542,8 @@ class Engine:
                 continue
             t = int(wi) * 32 + np.arange(32)
             loc = ctx.local.reshape(-1, ls)[t, l0:l1].copy() if ls > 0 and l1 > l0 else None
-            self.saved_frames.setdefault(int(wi), []).append(
-                (ctx.regs[wi, r0:r1].copy(), loc, ctx.fparam.reshape(-1, fs)[t, f0:f1].copy()))
+            par = ctx.fparam.reshape(-1, fs)[t, f0:f1].copy() if fs > 0 and f1 > f0 else None
+            self.saved_frames.setdefault(int(wi), []).append((ctx.regs[wi, r0:r1].copy(), loc, par))
 
     def restore_frames(self, w: np.ndarray, ranges) -> None:
         """Pop what save_frames pushed for each warp of w (a frame of the same function returns)."""
@@ -556,7 +556,8 @@ class Engine:
             ctx.regs[wi, r0:r1] = regs
             if loc is not None:
                 ctx.local.reshape(-1, ls)[t, l0:l1] = loc
-            ctx.fparam.reshape(-1, fs)[t, f0:f1] = par
+            if par is not None:
+                ctx.fparam.reshape(-1, fs)[t, f0:f1] = par
 
     def _read_fparam(self, w: np.ndarray, m: np.ndarray, src: int, n: int) -> np.ndarray:
         thread = (w[:, None] * 32 + np.arange(32)[None, :])[m]

@@ -48,6 +48,11 @@ class IndirectCallSite:
     names: list[str]
     by_address: dict[int, int]
 
+    @property
+    def addresses(self) -> list[int]:
+        """The address of each function of `sites`, in their order."""
+        return sorted(self.by_address, key=self.by_address.__getitem__)
+
 
 def function_addresses(module: Module) -> dict[str, int]:
     """The address of every device function with a body (exec/memory.CODE_WINDOW)."""

@@ -67,3 +67,15 @@ def test_recursion_warns_that_the_stack_traffic_is_left_out():
     with pytest.warns(sg.FidelityWarning, match=r"kernel recurse_warned is recursive: .* 720,025 local loads"):
         sg.RawModule(code=src).get_function("recurse_warned")((1,), (32,), (sg.asarray(A), sg.zeros(128, np.int32)),
                                                              timing=False)
+
+
+def test_a_recursive_function_without_parameters_or_locals():
+    """Nothing but registers to keep per activation (no .param bytes at all in the kernel)."""
+    src = r'''
+    __device__ int depth;
+    __device__ void descend() { int d = atomicAdd(&depth, 1); if (d < 5) descend(); atomicAdd(&depth, 100); }
+    extern "C" __global__ void go() { if (threadIdx.x == 0) descend(); }'''
+    mod = sg.RawModule(code=src)
+    with pytest.warns(sg.FidelityWarning):
+        mod.get_function("go")((1,), (32,), (), timing=False)
+    assert int(mod.get_global("depth").view(np.int32).get()[0]) == 6 + 600
