@@ -10,6 +10,7 @@ import weakref
 from dataclasses import dataclass
 
 import numpy as np
+from numba.core import event
 
 from simgpu.arch import GPUConfig, get_preset
 from simgpu.core.engine import Engine
@@ -178,12 +179,13 @@ class PreparedLaunch:
     # ends the heap's hold (GlobalHeap.hold) once: at finish, or when an unfinished launch is dropped
     heap_release: object = None
 
-    def finish(self, host_seconds: float) -> LaunchReport:
+    def finish(self, host_seconds: float, compile_seconds: float = 0.0) -> LaunchReport:
         """Close the launch and build its report (after the engine has run to the end)."""
         if self.progress_bar is not None:
             self.progress_bar.close()
         try:
             report = _report(self, host_seconds)
+            report.compile_seconds = compile_seconds
         finally:
             if self.heap_release is not None:
                 self.heap_release()
@@ -387,8 +389,12 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
                               trace=trace, fuse_shared_loads=fuse_shared_loads, timing=timing,
                               scheduler=scheduler, engine=engine, cooperative=cooperative)
     t0 = time.perf_counter()
+    compiling: list[float] = []
     try:
-        prepared.engine.run()
+        # numba compiles simgpu's engine the first time it runs on a machine (then loads it from its
+        # cache): that time is kept apart from the simulation's own
+        with event.install_timer("numba:compile", compiling.append):
+            prepared.engine.run()
     except BaseException:
         prepared.heap_release()  # a failed launch holds back no frees (its traceback may live on)
         raise
@@ -396,7 +402,8 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
         if prepared.progress_bar is not None:
             prepared.progress_bar.close()
             prepared.progress_bar = None
-    return prepared.finish(time.perf_counter() - t0)
+    compile_seconds = sum(compiling)
+    return prepared.finish(time.perf_counter() - t0 - compile_seconds, compile_seconds)
 
 
 def _engine_class(name: str | None):

@@ -55,7 +55,8 @@ class LaunchReport:
     occupancy_limiter: str
     metrics: dict[str, float]
     per_pc: list[dict] = field(default_factory=list)
-    host_seconds: float = 0.0
+    host_seconds: float = 0.0  # the simulation's host time, compiling simgpu's numba code excluded
+    compile_seconds: float = 0.0  # numba compiling simgpu's engine during this launch (first run on a machine)
     engine: str = "reference"
     trace: object = field(default=None, repr=False)  # ExecutionTrace when launched with trace=True
     linked: object = field(default=None, repr=False)  # the LinkedKernel (PTX instructions by pc)
@@ -138,6 +139,9 @@ class LaunchReport:
         if self.host_seconds:
             lines.append(f"  simulated in {self.host_seconds:.2f} s on the host "
                          f"({self.sim_speed:,.0f} warp instructions/s, {self.engine} engine)")
+        if self.compile_seconds >= 0.5:
+            lines.append(f"  and {self.compile_seconds:.0f} s compiling simgpu's engine (numba), once: later runs "
+                         "load it from the cache")
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
