@@ -261,3 +261,10 @@ def test_direct_indirect_and_recursive_calls_in_one_module():
     fib = sg.zeros(32, np.int32)
     mod.get_function("recursive")((1,), (32,), (fib,), timing=False)
     assert fib.get().tolist() == [[0, 1, 1, 2, 3, 5, 8, 13][t % 8] for t in range(32)]
+
+
+def test_textures_are_refused_by_name():
+    src = 'extern "C" __global__ void k(cudaTextureObject_t t, float* o) { o[threadIdx.x] = tex1Dfetch<float>(t, 1); }'
+    with pytest.raises(sg.UnsupportedInstructionError, match=r"PTX line \d+: tex\.1d\.v4\.f32\.s32: textures and "
+                       r"surfaces .* are not supported by simgpu"):
+        sg.RawModule(code=src)

@@ -57,6 +57,9 @@ SPECIAL_REGISTERS = {
     "%aggr_smem_size", "%current_graph_exec",
 }
 
+# texture and surface instructions (PTX ISA 9.7.10-9.7.11)
+_TEXTURE_OPCODES = {"tex", "tld4", "txq", "istypep", "suld", "sust", "sured", "suq"}
+
 _TYPE_SIZES = {
     "b8": 1, "u8": 1, "s8": 1, "b16": 2, "u16": 2, "s16": 2, "f16": 2, "bf16": 2,
     "b32": 4, "u32": 4, "s32": 4, "f32": 4, "f16x2": 4, "bf16x2": 4, "tf32": 4,
@@ -459,6 +462,10 @@ class _Parser:
         operands: list[Operand] = []
         if opcode == "call":
             operands = self.parse_call_operands()
+        elif opcode in _TEXTURE_OPCODES:  # its [texture, {coordinates}] operand is no memory address
+            raise UnsupportedInstructionError(
+                f"PTX line {line}: {op_tok.text}: textures and surfaces (tex1Dfetch, tex2D, surf2Dwrite, "
+                "cudaTextureObject_t, ...) are not supported by simgpu; read the array through a pointer instead")
         elif (opcode, mods[:3]) == ("cp", ("async", "bulk", "tensor")) or opcode == "tensormap":
             # its [tensorMap, {coordinates}] operand is no address simgpu reads
             raise UnsupportedInstructionError(
