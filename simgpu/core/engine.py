@@ -505,12 +505,7 @@ class Engine:
             self.rpc[w] = -1
 
     def _copy_fparam(self, w: np.ndarray, m: np.ndarray, src: int, dst: int, n: int) -> None:
-        ctx = self.ctx
-        stride = ctx.fparam_stride
-        thread = (w[:, None] * 32 + np.arange(32)[None, :])[m]
-        base = thread * stride
-        idx = np.arange(n)
-        ctx.fparam[(base + dst)[:, None] + idx] = ctx.fparam[(base + src)[:, None] + idx]
+        self._write_fparam(w, m, dst, n, self._read_fparam(w, m, src, n))
 
     def return_values(self, w: np.ndarray, call_pcs: np.ndarray) -> None:
         for cp in np.unique(call_pcs):
@@ -559,13 +554,16 @@ class Engine:
             if par is not None:
                 ctx.fparam.reshape(-1, fs)[t, f0:f1] = par
 
-    def _read_fparam(self, w: np.ndarray, m: np.ndarray, src: int, n: int) -> np.ndarray:
+    def _fparam_bytes(self, w: np.ndarray, m: np.ndarray, offset: int, n: int) -> np.ndarray:
+        """Indices into ctx.fparam of n bytes at `offset` of each active lane's parameter storage."""
         thread = (w[:, None] * 32 + np.arange(32)[None, :])[m]
-        return self.ctx.fparam[(thread * self.ctx.fparam_stride + src)[:, None] + np.arange(n)]
+        return (thread * self.ctx.fparam_stride + offset)[:, None] + np.arange(n)
+
+    def _read_fparam(self, w: np.ndarray, m: np.ndarray, src: int, n: int) -> np.ndarray:
+        return self.ctx.fparam[self._fparam_bytes(w, m, src, n)]
 
     def _write_fparam(self, w: np.ndarray, m: np.ndarray, dst: int, n: int, vals: np.ndarray) -> None:
-        thread = (w[:, None] * 32 + np.arange(32)[None, :])[m]
-        self.ctx.fparam[(thread * self.ctx.fparam_stride + dst)[:, None] + np.arange(n)] = vals
+        self.ctx.fparam[self._fparam_bytes(w, m, dst, n)] = vals
 
     def ret(self, p: int, sel: np.ndarray, bits: np.ndarray) -> None:
         """Lanes in `bits` leave the current function: drop them from every entry above the

@@ -41,17 +41,17 @@ class CallSite:
 class IndirectCallSite:
     """A call through a register (a function pointer, a virtual function): the register, and a
     CallSite for each function whose address it may hold (every address-taken function of the
-    module whose signature fits); `by_address` maps a function's address to its index there."""
+    module whose signature fits), with its name and address."""
 
     target_reg: int
     sites: list[CallSite]
     names: list[str]
-    by_address: dict[int, int]
+    addresses: list[int]
 
-    @property
-    def addresses(self) -> list[int]:
-        """The address of each function of `sites`, in their order."""
-        return sorted(self.by_address, key=self.by_address.__getitem__)
+    @cached_property
+    def by_address(self) -> dict[int, int]:
+        """A function's address -> its index in `sites`."""
+        return {a: i for i, a in enumerate(self.addresses)}
 
 
 def function_addresses(module: Module) -> dict[str, int]:
@@ -492,11 +492,16 @@ class _Linker:
         offsets = self.param_offsets(ins, caller, "vprintf (a format and an argument buffer)", 2)
         return build_vprintf(offsets[0], offsets[1], self.return_offset(ins, caller))
 
+    @cached_property
+    def address_taken(self) -> list[str]:
+        """The module's address-taken functions (address_taken), found once per link."""
+        return address_taken(self.module)
+
     def indirect_targets(self, ins: Instruction) -> list[str]:
         """The functions a call through a register may reach: those whose address the module takes
         and whose parameters and results match the call's in number."""
         rets, _, args = ins.operands
-        names = [n for n in address_taken(self.module)
+        names = [n for n in self.address_taken
                  if len(self.module.functions[n].params) == len(args.elems)
                  and len(self.module.functions[n].returns) == len(rets.elems)]
         if not names:
@@ -508,7 +513,7 @@ class _Linker:
         names = self.indirect_targets(ins)
         sites = [self.call_site(ins, caller, name) for name in names]
         return IndirectCallSite(target_reg=self.reg(ins.operands[1].name, ins), sites=sites, names=names,
-                                by_address={self.func_addresses[n]: i for i, n in enumerate(names)})
+                                addresses=[self.func_addresses[n] for n in names])
 
     def call_site(self, ins: Instruction, caller: Function, callee_name: str | None = None) -> CallSite:
         rets, callee_sym, args = ins.operands
