@@ -21,6 +21,7 @@ import bisect
 import numpy as np
 
 from simgpu.errors import KernelRuntimeError
+from simgpu.exec.printf import each_thread, lane_mask, param_word
 
 MALLOC_ALIGN = 16  # bytes: the alignment CUDA's device malloc guarantees
 DEFAULT_HEAP_BYTES = 8 * 1024 * 1024  # cudaLimitMallocHeapSize's default (CUDA Programming Guide)
@@ -68,28 +69,13 @@ class DeviceMallocHeap:
             del self._free[i]
 
 
-def _lanes(ctx, ws, m: np.ndarray):
-    """(lane mask of one thread, offset of its function parameters) for each active thread, warp by
-    warp, lanes in order."""
-    stride = ctx.fparam_stride
-    for i, w in enumerate(np.arange(ctx.W)[ws]):
-        for lane in np.flatnonzero(m[i]):
-            one = np.zeros(m.shape, bool)
-            one[i, lane] = True
-            yield one, (int(w) * 32 + int(lane)) * stride
-
-
-def _word(ctx, at: int) -> int:
-    return int(ctx.fparam[at:at + 8].view(np.uint64)[0])
-
-
 def build_malloc(size_param: int, ret_param: int | None):
     """The exec function of `call (ret), malloc, (size)`: offsets of the .param variables in the
     per-thread function-parameter storage (ret None if the result is dropped)."""
     def exec_malloc(ctx, ws, m: np.ndarray) -> None:
         heap = ctx.malloc_heap
-        for _, base in _lanes(ctx, ws, m):
-            addr = heap.malloc(_word(ctx, base + size_param))
+        for _, _, _, base in each_thread(ctx, ws, m):
+            addr = heap.malloc(param_word(ctx, base + size_param))
             if ret_param is not None:
                 ctx.fparam[base + ret_param:base + ret_param + 8] = np.frombuffer(np.uint64(addr).tobytes(), np.uint8)
     return exec_malloc
@@ -99,11 +85,11 @@ def build_free(ptr_param: int):
     """The exec function of `call free, (ptr)`; free(NULL) does nothing, as in C."""
     def exec_free(ctx, ws, m: np.ndarray) -> None:
         heap = ctx.malloc_heap
-        for one, base in _lanes(ctx, ws, m):
-            addr = _word(ctx, base + ptr_param)
+        for i, _, lane, base in each_thread(ctx, ws, m):
+            addr = param_word(ctx, base + ptr_param)
             if addr:
                 try:
                     heap.free(addr)
                 except ValueError as exc:
-                    raise KernelRuntimeError(f"{exc} ({ctx.where(ws, one)})") from None
+                    raise KernelRuntimeError(f"{exc} ({ctx.where(ws, lane_mask(m.shape, i, lane))})") from None
     return exec_free

@@ -140,33 +140,42 @@ class _Arguments:
         return self.read(addr, _MAX_STRING).split(b"\0", 1)[0]
 
 
+def each_thread(ctx, ws, m: np.ndarray):
+    """The active threads of a call run on the host, warp by warp and lanes in order: (row of its
+    warp in ws, warp, lane, offset of its function parameters in ctx.fparam)."""
+    stride = ctx.fparam_stride
+    for i, w in enumerate(np.arange(ctx.W)[ws]):
+        for lane in np.flatnonzero(m[i]):
+            yield i, int(w), int(lane), (int(w) * 32 + int(lane)) * stride
+
+
+def param_word(ctx, at: int, n: int = 8) -> int:
+    """The n-byte little-endian integer at byte `at` of ctx.fparam."""
+    return int.from_bytes(ctx.fparam[at:at + n].tobytes(), "little")
+
+
+def lane_mask(shape, i: int, lane: int) -> np.ndarray:
+    """A mask of `shape` with one lane set (for ctx.where naming that thread)."""
+    mask = np.zeros(shape, bool)
+    mask[i, lane] = True
+    return mask
+
+
 def build_vprintf(fmt_param: int, args_param: int, ret_param: int | None):
     """The exec function of `call (ret), vprintf, (fmt, args)`: offsets of the three .param
     variables in the per-thread function-parameter storage (ret None if the result is dropped)."""
     def exec_vprintf(ctx, ws, m: np.ndarray) -> None:
-        warps = np.arange(ctx.W)[ws]
-        stride = ctx.fparam_stride
         sink = getattr(ctx, "printf_sink", None)
-        for i, w in enumerate(warps):
-            for lane in np.flatnonzero(m[i]):
-                base = (int(w) * 32 + int(lane)) * stride
-                fmt_addr = int(ctx.fparam[base + fmt_param:base + fmt_param + 8].view(np.uint64)[0])
-                args_addr = int(ctx.fparam[base + args_param:base + args_param + 8].view(np.uint64)[0])
-                args = _Arguments(_reader(ctx, int(w), int(lane)), args_addr,
-                                  lambda i=i, lane=lane: ctx.where(ws, _one(m.shape, i, lane)))
-                text, n_args = format_printf(args.string(fmt_addr), args.next, args.string)
-                if sink is not None:
-                    sink.append(text)
-                if ret_param is not None:
-                    ctx.fparam[base + ret_param:base + ret_param + 4] = np.frombuffer(
-                        np.int32(n_args).tobytes(), np.uint8)
+        for i, w, lane, base in each_thread(ctx, ws, m):
+            fmt_addr = param_word(ctx, base + fmt_param)
+            args = _Arguments(_reader(ctx, w, lane), param_word(ctx, base + args_param),
+                              lambda i=i, lane=lane: ctx.where(ws, lane_mask(m.shape, i, lane)))
+            text, n_args = format_printf(args.string(fmt_addr), args.next, args.string)
+            if sink is not None:
+                sink.append(text)
+            if ret_param is not None:
+                ctx.fparam[base + ret_param:base + ret_param + 4] = np.frombuffer(np.int32(n_args).tobytes(), np.uint8)
     return exec_vprintf
-
-
-def _one(shape, i: int, lane: int) -> np.ndarray:
-    mask = np.zeros(shape, bool)
-    mask[i, lane] = True
-    return mask
 
 
 def build_assertfail(param_offsets: list[int]):
@@ -175,20 +184,14 @@ def build_assertfail(param_offsets: list[int]):
     msg_p, file_p, line_p, func_p = param_offsets[:4]
 
     def exec_assertfail(ctx, ws, m: np.ndarray) -> None:
-        warps = np.arange(ctx.W)[ws]
-        stride = ctx.fparam_stride
-        for i, w in enumerate(warps):
-            for lane in np.flatnonzero(m[i]):
-                base = (int(w) * 32 + int(lane)) * stride
-                read = _reader(ctx, int(w), int(lane))
+        for i, w, lane, base in each_thread(ctx, ws, m):
+            read = _reader(ctx, w, lane)
 
-                def word(off: int, n: int = 8, base: int = base) -> int:
-                    return int.from_bytes(ctx.fparam[base + off:base + off + n].tobytes(), "little")
+            def text(addr: int, read=read) -> str:
+                return read(addr, _MAX_STRING).split(b"\0", 1)[0].decode("utf-8", errors="replace")
 
-                def text(addr: int, read=read) -> str:
-                    return read(addr, _MAX_STRING).split(b"\0", 1)[0].decode("utf-8", errors="replace")
-
-                raise KernelRuntimeError(
-                    f"device assert failed: {text(word(file_p))}:{word(line_p, 4)}: {text(word(func_p))}: "
-                    f"Assertion `{text(word(msg_p))}` failed ({ctx.where(ws, _one(m.shape, i, lane))})")
+            raise KernelRuntimeError(
+                f"device assert failed: {text(param_word(ctx, base + file_p))}:{param_word(ctx, base + line_p, 4)}: "
+                f"{text(param_word(ctx, base + func_p))}: Assertion `{text(param_word(ctx, base + msg_p))}` failed "
+                f"({ctx.where(ws, lane_mask(m.shape, i, lane))})")
     return exec_assertfail
