@@ -143,6 +143,9 @@ class LinkedKernel:
     cluster_dims: tuple[int, ...] | None = None
     explicit_cluster: bool = False
     uses_malloc: bool = False  # calls device malloc / free (exec/device_malloc.py)
+    recursive: bool = False  # some function it calls is on a cycle of the call graph
+    # the unsimulated work a launch has already warned about (runtime/launch.py _warn_unsimulated)
+    warned: set = field(default_factory=set, repr=False, compare=False)
 
     @property
     def num_regs(self) -> int:
@@ -463,7 +466,7 @@ class _Linker:
             l1_policy=l1_policy, contracted=contracted, link=self, max_ntid=self.kernel.max_ntid,
             reqntid=self.kernel.reqntid,
             cluster_dims=self.kernel.cluster_dims, explicit_cluster=self.kernel.explicit_cluster,
-            uses_malloc=uses_malloc,
+            uses_malloc=uses_malloc, recursive=bool(self.recursive),
         )
 
     def param_offsets(self, ins: Instruction, caller: Function, what: str, n: int) -> list[int]:

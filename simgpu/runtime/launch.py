@@ -225,15 +225,14 @@ def _check_launch_bounds(lk: LinkedKernel, cfg: GPUConfig, g: tuple, b: tuple, t
                           "(CUDA: cluster misconfiguration)")
 
 
-_WARNED: set[tuple[str, str]] = set()
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
-def _warn(key: tuple[str, str], message: str) -> None:
-    """A FidelityWarning, once per kernel and reason, pointing at the user's line that launched."""
-    if key in _WARNED:
+def _warn(lk, reason: str, message: str) -> None:
+    """A FidelityWarning, once per linked kernel and reason, pointing at the user's line that launched."""
+    if reason in lk.warned:
         return
-    _WARNED.add(key)
+    lk.warned.add(reason)
     level, frame = 2, sys._getframe(1)  # stacklevel 2: the caller of _warn
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame, level = frame.f_back, level + 1
@@ -244,12 +243,11 @@ def _warn_unsimulated(lk) -> None:
     """Say what work a kernel makes the GPU do that simgpu does not simulate. The H200 figures are
     validation/typical11's (2026-12-02)."""
     if lk.uses_malloc:
-        _warn((lk.name, "malloc"), f"kernel {lk.name} calls device malloc/free: the allocator itself is not "
+        _warn(lk, "malloc", f"kernel {lk.name} calls device malloc/free: the allocator itself is not "
               "simulated. On an H200, 8,192 threads doing one malloc and one free each took 1.46 ms, some 1,076 "
               "warp instructions and 8 global atomics per pair, which this launch's counters and time leave out")
-    if any(getattr(site, "save", None) is not None or any(c.save is not None for c in getattr(site, "sites", ()))
-           for site in lk.call_sites.values()):
-        _warn((lk.name, "recursion"), f"kernel {lk.name} is recursive: the stack frames ptxas saves and restores "
+    if lk.recursive:
+        _warn(lk, "recursion", f"kernel {lk.name} is recursive: the stack frames ptxas saves and restores "
               "in local memory are not simulated (an H200 running fib recursively in 16,384 threads made 720,025 "
               "local loads and 719,610 local stores that this simulation leaves out)")
 
