@@ -17,8 +17,10 @@ Policies (config.py has the sources):
   from L2 (one L2 lookup per line with the missing-sector mask) and filled; the line allocates
   (LRU victim, empty ways first). L1 holds no dirty data for global memory. Cache operators
   (measured, benchmarks/microbench/sass_probes, ld_cache_ops): .cg, .cv, volatile and gpu/sys-scope
-  strong loads (LDG.E.STRONG.GPU/SYS) never hit nor allocate; .lu hits what is there and drops it;
-  .ca, .cs and .nc cache as a plain load.
+  strong loads (LDG.E.STRONG.GPU/SYS) never hit nor allocate, and drop the sectors they read from
+  the L1 (fetched again, the L1's copy is stale: a plain load, then an .cv and an .cs load of the
+  same words by one warp hit nothing on the H200, validation/typical12 reread_cache_ops); .lu hits
+  what is there and drops it; .ca, .cs and .nc cache as a plain load.
 * global store (measured, benchmarks/microbench/l1_hits and sass_probes): write-through to L2 with
   every store sector, and write-allocate in L1 at line level: a store whose line is resident counts
   all its sectors as L1 hits (ncu's st lookup hits), written or not, and marks them valid; a store
@@ -257,7 +259,12 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                     l1h = v & m
                     miss = m & ~v & 15
                     l1_valid[sm, s, w] = v & ~m & 15
-            elif l1_ways > 0 and op != OP_LD_BYPASS:
+            elif l1_ways > 0 and op == OP_LD_BYPASS:  # fetched again from L2: the L1's copy is stale
+                s = l1_set_of(rel, l1_tags.shape[1])
+                w = _l1_find(l1_tags, sm, s, line, l1_ways)
+                if w >= 0:
+                    l1_valid[sm, s, w] = np.int64(l1_valid[sm, s, w]) & ~m & 15
+            elif l1_ways > 0:
                 s = l1_set_of(rel, l1_tags.shape[1])
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w < 0:

@@ -76,20 +76,22 @@ def merge_tables(n_groups: int, n_lines: int) -> tuple:
     """The state of the pass: fetch_ready[l, b] (when sector b of line l is in L2, -1: not requested
     yet) and the in-flight table (buckets x _WAYS: key = ((line * n_domains + domain) * 16 + sectors
     asked for) * 16 + sectors missed; per sector the end of its request's window, the SMs it serves,
-    when its data is back and its opener's L1-miss lines in flight)."""
+    when its data is back, its opener's L1-miss lines in flight and its opener's SM)."""
     buckets = 1 << max(10, min(14, int(n_groups // 4).bit_length()))  # open requests are few: a window is <= ~1k cycles
     return (np.full((max(1, n_lines), 4), -1, np.int64), np.full((buckets, _WAYS), -1, np.int64),
             np.full((buckets, _WAYS, 4), -1, np.int64), np.zeros((buckets, _WAYS, 4), np.int32),
-            np.full((buckets, _WAYS, 4), -1, np.int64), np.zeros((buckets, _WAYS, 4), np.float64))
+            np.full((buckets, _WAYS, 4), -1, np.int64), np.zeros((buckets, _WAYS, 4), np.float64),
+            np.full((buckets, _WAYS, 4), -1, np.int64))
 
 
 @njit(cache=True, inline="always")
 def merge_step(t, li, dom, n_dom, ask, miss, dram_bits, cap, w_hit, w_miss, fetch_ready, keys, ends, cnts, rets,
-               oq, q, q0):
+               oq, q, q0, osm, sm):
     """One L1-miss group issued at cycle t: line index li, sectors asked for `ask` and missed `miss`
-    (bits), from an SM of merge domain dom with q L1-miss lines in flight; dram_bits: the line's
-    sectors the launch fetched from DRAM. Each missed sector joins the domain's open request for it
-    (module docstring; q0 <= 0: a join counts in full) or opens a new one. Returns (the joined
+    (bits), from SM sm (-1: not known) of merge domain dom with q L1-miss lines in flight; dram_bits:
+    the line's sectors the launch fetched from DRAM. Each missed sector joins the domain's open
+    request for it (module docstring; q0 <= 0: a join counts in full, and so does a join of the SM's
+    own request, which needs no other SM in step and takes no place under the cap) or opens a new one. Returns (the joined
     sectors, the sectors whose DRAM fetch this group started, the sectors it opened while another
     request's fetch of them had not reached the L2 (fetch_ready > t), the bucket and way of the
     line's entry, 1 if opening it replaced a live entry, the latest return time of the joined
@@ -134,10 +136,14 @@ def merge_step(t, li, dom, n_dom, ask, miss, dram_bits, cap, w_hit, w_miss, fetc
     for b in range(4):
         if not (miss >> b) & 1:
             continue
-        if t < ends[bkt, way, b] and (cap <= 0 or cnts[bkt, way, b] < cap):
-            cnts[bkt, way, b] += 1
+        own = sm >= 0 and osm[bkt, way, b] == sm
+        if t < ends[bkt, way, b] and (own or cap <= 0 or cnts[bkt, way, b] < cap):
             joined |= 1 << b
-            weight += 1.0 if q0 <= 0.0 else 1.0 / (1.0 + 0.5 * (q + oq[bkt, way, b]) / q0)
+            if own:
+                weight += 1.0
+            else:
+                cnts[bkt, way, b] += 1
+                weight += 1.0 if q0 <= 0.0 else 1.0 / (1.0 + 0.5 * (q + oq[bkt, way, b]) / q0)
             if rets[bkt, way, b] > ret:
                 ret = rets[bkt, way, b]
             continue
@@ -154,6 +160,7 @@ def merge_step(t, li, dom, n_dom, ask, miss, dram_bits, cap, w_hit, w_miss, fetc
         cnts[bkt, way, b] = 1
         rets[bkt, way, b] = -1
         oq[bkt, way, b] = q
+        osm[bkt, way, b] = sm
     return joined, fetching, pending, bkt, way, evicted, ret, weight
 
 
@@ -173,7 +180,7 @@ def line_dram_sectors(line_idx: np.ndarray, info: np.ndarray, n_lines: int) -> n
 
 @njit(cache=True)
 def _merge_in_order(order, t_g, dom_g, line_idx, info, pc_g, dram_mask, cap, w_hit, w_miss, n_dom,
-                    fetch_ready, keys, ends, cnts, rets, oq, merged_f, merged_t):
+                    fetch_ready, keys, ends, cnts, rets, oq, osm, merged_f, merged_t):
     """merge_step over the groups in `order`; returns how many requests evicted a live entry."""
     evicted = 0
     for q in range(order.shape[0]):
@@ -185,7 +192,7 @@ def _merge_in_order(order, t_g, dom_g, line_idx, info, pc_g, dram_mask, cap, w_h
         merged_f[pc_g[g]] += popcount4(miss & ~sent & 15)
         joined, _, _, bkt, way, ev, ret, _ = merge_step(t_g[g], li, dom_g[g], n_dom, asked_sectors(inf), miss,
                                                         dram_mask[li], cap, w_hit, w_miss, fetch_ready, keys, ends,
-                                                        cnts, rets, oq, 0.0, 0.0)
+                                                        cnts, rets, oq, 0.0, 0.0, osm, -1)
         evicted += ev
         merged_t[pc_g[g]] += popcount4(joined)
         for b in range(4):  # no replay here: the data is back when the window would close on a hit

@@ -54,6 +54,7 @@ class MergeState(NamedTuple):
     cnts: np.ndarray
     rets: np.ndarray
     oq: np.ndarray  # per open request's sector, its SM's L1-miss lines in flight when it opened
+    osm: np.ndarray  # ... and its SM
     merged_f: np.ndarray  # L1-miss sectors the functional walk merged
     merged_t: np.ndarray  # ... merged in time, each join by its weight (float64)
     evict: np.ndarray  # [1]: requests that replaced a still-open table entry
@@ -127,7 +128,7 @@ def load_lines(gl, mr, t, sm, side, dom, pc, g_row, g_li, g_home, g_info, copy_a
             mg.merged_f[pc] += popcount4(miss & ~sent & 15)
             joined, fetching, pending, bkt, way, ev, ret, weight = merge_step(
                 tl, li, dom, mg.n_dom, asked_sectors(inf), miss, mg.dram_mask[li], mg.cap, mg.w_hit, mg.w_miss,
-                mg.fetch_ready, mg.keys, mg.ends, mg.cnts, mg.rets, mg.oq, q, mg.q0)
+                mg.fetch_ready, mg.keys, mg.ends, mg.cnts, mg.rets, mg.oq, q, mg.q0, mg.osm, sm)
             mg.evict[0] += ev
             mg.merged_t[pc] += weight
             mg.pend[pc] += popcount4(pending)

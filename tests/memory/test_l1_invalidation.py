@@ -55,3 +55,32 @@ def test_a_generic_atomic_on_global_memory_counts_as_a_global_atomic():
     assert int(g.get()[0]) == 32 and int(out.get()[0]) == 32
     assert sorted(out.get()[1:33].tolist()) == list(range(32))
     assert rep.metrics["smsp__sass_inst_executed_op_global_atom.sum"] == 1  # warp 0 only
+
+
+THRICE = r'''
+extern "C" __global__ void k(const float* x, float* y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float a = x[i];
+  float b = MIDDLE;
+  y[i] = a + b + __ldcs(x + i);  // .cs caches as a plain load: a hit, unless the middle load dropped the line
+}'''
+
+
+@pytest.mark.parametrize("middle,third_hits", [
+    ("x[i ^ 1]", True), ("__ldca(x + i)", True), ("__ldcv(x + i)", False), ("__ldcg(x + i)", False),
+    ("*(const volatile float*)(x + i)", False),
+])
+def test_a_bypass_load_drops_the_l1s_copy(middle, third_hits):
+    """A load of the bypass class (.cv, .cg, volatile) fetches again from L2 and leaves the L1 without
+    the sectors it read, so the next plain load of them misses (validation/typical12 reread_cache_ops:
+    plain, .cv, .cs of one word, no L1 hit on the H200). Timing off: each load's count alone."""
+    n = 32 * 256
+    x = np.arange(n, dtype=np.float32)
+    y = sg.zeros(n, np.float32)
+    rep = sg.RawModule(code=THRICE.replace("MIDDLE", middle)).get_function("k")((32,), (256,), (sg.asarray(x), y),
+                                                                              timing=False)
+    np.testing.assert_array_equal(y.get(), x + x[np.arange(n) ^ 1 if middle.startswith("x[") else np.arange(n)] + x)
+    hits = rep.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"]
+    sectors = n * 4 // 32  # sectors of x: each load of the whole array asks for them all
+    bypass_hits = 0 if middle.startswith(("__ldcv", "__ldcg", "*")) else sectors
+    assert hits == bypass_hits + (sectors if third_hits else 0)

@@ -94,10 +94,24 @@ def test_join_weight_falls_with_lines_in_flight():
         tables = merge_tables(2, 1)
         # line 0, domain 0 of 1, sector 0 asked for and missed, in L2 (no DRAM fetch), no cap, windows
         request = (0, 0, 1, 1, 1, 0, 0, 100, 800)
-        opened = merge_step(0, *request, *tables, q_open, q0)
+        opened = merge_step(0, *request, *tables[:6], q_open, q0, tables[6], 0)
         assert opened[0] == 0 and opened[-1] == 0.0
-        joined = merge_step(10, *request, *tables, q_join, q0)
+        joined = merge_step(10, *request, *tables[:6], q_join, q0, tables[6], 1)
         assert joined[0] == 1 and joined[-1] == pytest.approx(weight)
+
+
+def test_a_join_of_the_sms_own_request_counts_in_full_and_not_under_the_cap():
+    """An SM that asks again for a sector its own request is fetching (a bypass load behind a load
+    of the same data) needs no other SM in step: weight 1 whatever is in flight, and the cap of SMs
+    per request still leaves room for the others."""
+    tables = merge_tables(4, 1)
+    request = (0, 0, 1, 1, 1, 0, 2, 100, 800)  # a cap of 2 SMs per request
+    assert merge_step(0, *request, *tables[:6], 5000.0, 1000.0, tables[6], 7)[0] == 0  # SM 7 opens
+    own = merge_step(5, *request, *tables[:6], 5000.0, 1000.0, tables[6], 7)
+    assert own[0] == 1 and own[-1] == 1.0
+    other = merge_step(6, *request, *tables[:6], 5000.0, 1000.0, tables[6], 3)
+    assert other[0] == 1 and other[-1] == pytest.approx(1 / (1 + 10000 / 2000))
+    assert merge_step(7, *request, *tables[:6], 0.0, 1000.0, tables[6], 4)[0] == 0  # the cap: SMs 7 and 3
 
 
 @settings(max_examples=60, deadline=None)
