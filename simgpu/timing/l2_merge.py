@@ -91,8 +91,8 @@ def merge_step(t, li, dom, n_dom, ask, miss, dram_bits, cap, w_hit, w_miss, fetc
     (bits), from SM sm (-1: not known) of merge domain dom with q L1-miss lines in flight; dram_bits:
     the line's sectors the launch fetched from DRAM. Each missed sector joins the domain's open
     request for it (module docstring; q0 <= 0: a join counts in full, and so does a join of the SM's
-    own request, which needs no other SM in step and takes no place under the cap) or opens a new one. Returns (the joined
-    sectors, the sectors whose DRAM fetch this group started, the sectors it opened while another
+    own request, which needs no other SM in step and takes no place under the cap) or opens a new one.
+    Returns (the joined sectors, the sectors whose DRAM fetch this group started, the sectors it opened while another
     request's fetch of them had not reached the L2 (fetch_ready > t), the bucket and way of the
     line's entry, 1 if opening it replaced a live entry, the latest return time of the joined
     sectors' requests, -1 if none is known, the joins' weight). The replay, which knows when a
