@@ -57,6 +57,7 @@ class LaunchReport:
     per_pc: list[dict] = field(default_factory=list)
     host_seconds: float = 0.0  # the simulation's host time, compiling simgpu's numba code excluded
     compile_seconds: float = 0.0  # numba compiling simgpu's engine during this launch (first run on a machine)
+    timing_seconds: float = 0.0  # the timing replay's host time (after the engine's run; compiling excluded)
     engine: str = "reference"
     trace: object = field(default=None, repr=False)  # ExecutionTrace when launched with trace=True
     linked: object = field(default=None, repr=False)  # the LinkedKernel (PTX instructions by pc)
@@ -137,8 +138,9 @@ class LaunchReport:
                     what = f"{per:.2f} sectors/request"
                 lines.append(f"    line {r['line']:>4}  {r['text'][:46]:<46} {r['warps']:>9} warps  {what}")
         if self.host_seconds:
+            replay = f", then {self.timing_seconds:.2f} s of timing replay" if self.timing_seconds else ""
             lines.append(f"  simulated in {self.host_seconds:.2f} s on the host "
-                         f"({self.sim_speed:,.0f} warp instructions/s, {self.engine} engine)")
+                         f"({self.sim_speed:,.0f} warp instructions/s, {self.engine} engine){replay}")
         if self.compile_seconds >= 0.5:
             lines.append(f"  and {self.compile_seconds:.0f} s compiling simgpu's engine (numba), once: later runs "
                          "load it from the cache")
