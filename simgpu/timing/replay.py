@@ -441,16 +441,16 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                     z_opr[z], zs[z, F_RSN] = _operands_ready(z, pc0, zs, src, dst, reg_st)
                     zs[z, F_PC] = pc0
                 else:
-                    # a warp with nothing to run
+                    # a warp with nothing to run: done a cycle after it is ready (its own launch offset)
                     z_opr[z] = INF
-                    warp_end[w] = t + 1
+                    warp_end[w] = t_w + 1
                     done_w[c] += 1
                     live[c] -= 1
                     if done_w[c] == nw:
-                        cta_end[c] = t + 1
-                        cslot_free_at[g] = t + 1
+                        cta_end[c] = max(cta_end[c], t_w + 1)
+                        cslot_free_at[g] = cta_end[c]
                         ctas_done += 1
-                        ret_free = max(ret_free, float(t + 1)) + done_iv
+                        ret_free = max(ret_free, float(cta_end[c])) + done_iv
             disp_time = max(disp_time, float(t) - 1.0) + launch_iv + (done_iv if reused else 0.0)
         if ctas_done == C and next_cta >= C:
             break

@@ -51,3 +51,15 @@ def test_a_cheaper_launch_starts_the_first_wave_sooner_and_retiring_still_costs(
     assert later < first / 4, (later, first)  # 0.1 ns instead of 0.6 a CTA
     # the 1,056 retirements (0.5 ns each, about 1 cycle) keep the dispatcher busy past the last CTA's end
     assert fast.cycles >= fast.timeline["cta_end"].min() + 1000
+
+
+def test_a_warp_with_nothing_to_run_ends_a_cycle_after_its_own_start(timing_override):
+    """An empty kernel's warps have no timed entry: each is done one cycle after it becomes ready,
+    its own launch offset included, and its CTA when the last of them is."""
+    timing_override(warp_launch_cycles=2.0)
+    report = sg.RawModule(code='extern "C" __global__ void nop() {}').get_function("nop")((2,), (256,), ())
+    tl = report.timing.timeline
+    assert np.array_equal(tl["warp_end"], tl["warp_start"] + 1)
+    ws = tl["warp_start"].reshape(2, 8)
+    assert np.array_equal(ws - ws[:, :1], np.tile(2 * np.arange(8), (2, 1)))
+    assert np.array_equal(tl["cta_end"], tl["warp_end"].reshape(2, 8).max(axis=1))
