@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -19,12 +21,16 @@ import simgpu as sg
 import simgpu.timing.config as timing_config
 
 HERE = Path(__file__).resolve().parent
-SRC = r"""extern "C" __global__ void vadd(const float* a, const float* b, float* c, int n) {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) c[i] = a[i] + b[i];
-}"""
 N = 1 << 22
 Q = (10, 50, 90)
+
+
+def _device_source() -> str:
+    """turnover.py's kernels (the device run's vadd is the one simulated here)."""
+    sys.modules.setdefault("cupy", types.ModuleType("cupy"))  # turnover.py imports CuPy for the device run
+    from turnover import SRC
+
+    return SRC
 
 
 def waves(life_by_cta: np.ndarray, slots: int) -> str:
@@ -42,7 +48,7 @@ def main() -> None:
     if fields:
         timing_config._DEFAULT = dataclasses.replace(timing_config.default_config(), **fields)
     h200 = np.load(HERE / "results" / "stamps.npz")
-    kernel = sg.RawModule(code=SRC).get_function("vadd")
+    kernel = sg.RawModule(code=_device_source()).get_function("vadd")
     rng = np.random.default_rng(0)
     a = sg.asarray(rng.random(N, dtype=np.float32))
     b = sg.asarray(rng.random(N, dtype=np.float32))

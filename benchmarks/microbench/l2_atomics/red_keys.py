@@ -21,7 +21,7 @@ n = 1 << 21
 mod = cp.RawModule(code=SRC)
 keys = np.random.default_rng(16).integers(0, 4096, n, dtype=np.int32)
 v = cp.asarray(np.random.default_rng(15).integers(0, 8, n).astype(np.float32))
-for name, k in (("random", keys), ("sorted_in_warp", np.sort(keys.reshape(-1, 32), axis=1).ravel())):
+for k in (keys, np.sort(keys.reshape(-1, 32), axis=1).ravel()):  # random order, then sorted in each warp
     kd = cp.asarray(k)
     for _ in range(2):
         mod.get_function("red_f32")((n // 256,), (256,), (v, kd, cp.zeros(4096, cp.float32), cp.int32(n)))
