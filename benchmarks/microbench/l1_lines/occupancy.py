@@ -28,14 +28,7 @@ extern "C" __global__ void l1_occ(const float* buf, float* out, long long* cyc, 
         long long t0 = clock64();
         for (int i = 0; i < iters; ++i) {
             float v0, v1, v2, v3, v4, v5, v6, v7;
-            asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v0) : "l"(p + ((i + 0) & 7) * step));
-            asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v1) : "l"(p + ((i + 1) & 7) * step));
-            asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v2) : "l"(p + ((i + 2) & 7) * step));
-            asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v3) : "l"(p + ((i + 3) & 7) * step));
-            asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v4) : "l"(p + ((i + 4) & 7) * step));
-            asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v5) : "l"(p + ((i + 5) & 7) * step));
-            asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v6) : "l"(p + ((i + 6) & 7) * step));
-            asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v7) : "l"(p + ((i + 7) & 7) * step));
+            LOADS
             s += ((v0 + v1) + (v2 + v3)) + ((v4 + v5) + (v6 + v7));
         }
         __syncthreads();
@@ -48,6 +41,9 @@ extern "C" __global__ void l1_occ(const float* buf, float* out, long long* cyc, 
     out[blockIdx.x * blockDim.x + threadIdx.x] = s;
 }
 '''
+# the trip's 8 independent loads, each `step` floats further on (lines.py's, with a variable step)
+SRC = SRC.replace("LOADS", "\n            ".join(
+    f'asm volatile("ld.global.ca.f32 %0, [%1];" : "=f"(v{k}) : "l"(p + ((i + {k}) & 7) * step));' for k in range(8)))
 CTAS = (1, 2, 4, 8)
 STRIDES = (1, 8, 32)
 STEPS = {"shift": 32, "words": 1}
