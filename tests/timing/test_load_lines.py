@@ -16,12 +16,13 @@ LATS = (280, 515, 540, 770, 0)  # near, far, DRAM near, DRAM far, DRAM per extra
 
 
 class Lines:
-    """One line, loads issued one after another (each its own row with one group)."""
+    """One line, loads issued one after another (each its own row with one group), each from an SM of
+    its own (load i from SM i) in the domain it names."""
 
     def __init__(self, dram: bool, together: bool = False, n_loads: int = 8, pend_short: bool = False):
         self.line = next(x for x in range(1000) if home_partition(x) == 0)
-        self.mg = merge_state(True, np.arange(4), 4, W_MIN, np.array([15 if dram else 0], np.int64), 16, 1, 1,
-                              together=together, pend_short=pend_short)
+        self.mg = merge_state(True, np.arange(n_loads) % 4, 4, W_MIN, np.array([15 if dram else 0], np.int64), 16, 1,
+                              1, together=together, pend_short=pend_short)
         self.g_row = np.arange(n_loads, dtype=np.int64)
         self.g_li = np.zeros(n_loads, np.int64)
         self.dram = dram
@@ -36,7 +37,8 @@ class Lines:
         would compute it; default t + its line latency). Returns load_lines' result."""
         home = np.full(len(self.g_row), home_partition(self.line), np.int8)
         info = np.full(len(self.g_row), 1 | (1 << 4), np.int64)  # sector 0 missed and sent
-        own, jret, sent_any, n_open, _, _ = load_lines(self.row, self.row, t, dom, 0, dom, 0, self.g_row, self.g_li,
+        sm = self.row
+        own, jret, sent_any, n_open, _, _ = load_lines(self.row, self.row, t, sm, 0, dom, 0, self.g_row, self.g_li,
                                                        home, info, self.copy_at, self.back, self.dram_left, LATS,
                                                        True, True, self.mg, *self.scratch, 0.0)  # DRAM fetch in time
         end = done if done is not None else t + own

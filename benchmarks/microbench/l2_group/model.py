@@ -20,7 +20,8 @@ DELAYS = (0, 10, 25, 50, 75, 100, 150, 200, 300, 400, 800)
 
 def copies(k: int, d: int, cold: bool, w_min: int = 13) -> int:
     """Requests that reach L2 when k SMs of one domain ask for one sector, member j at cycle j*d."""
-    mg = merge_state(True, np.zeros(1, np.int64), 4, w_min, np.array([1 if cold else 0], np.int64), 16, 1, 1)
+    # member j is SM j, all of domain 0
+    mg = merge_state(True, np.zeros(k, np.int64), 4, w_min, np.array([1 if cold else 0], np.int64), 16, 1, 1)
     g_row = np.arange(k, dtype=np.int64)
     g_li = np.zeros(k, np.int64)
     home = np.zeros(k, np.int8)
@@ -32,7 +33,7 @@ def copies(k: int, d: int, cold: bool, w_min: int = 13) -> int:
     lats = (NEAR, FAR, DRAM, DRAM, 0)  # one-sector requests: no per-sector DRAM cycles
     for j in range(k):
         t = j * d
-        own, _, _, n_open, _, _ = load_lines(j, j, t, 0, 0, 0, 0, g_row, g_li, home, info, copy_at, back, dram_left,
+        own, _, _, n_open, _, _ = load_lines(j, j, t, j, 0, 0, 0, g_row, g_li, home, info, copy_at, back, dram_left,
                                              lats, True, True, mg, *scratch, 0.0)
         answer_opened(mg, *scratch, n_open, t, t + (own if own >= 0 else NEAR), NEAR)
     return k - int(round(mg.merged_t.sum()))
