@@ -127,7 +127,7 @@ class FastEngine(Engine):
                                      sectors=sec[off:end], l1_hit_sectors=h1[off:end], l2_hit_sectors=h2[off:end])
                     if ops[i] == "ld":
                         ev.wavefronts = wf[off:end]
-                        ev.miss_warp, ev.miss_line, ev.miss_info = gw[g_off:g_end], gl[g_off:g_end], gi[g_off:g_end]
+                        ev.ld_warp, ev.ld_line, ev.ld_info = gw[g_off:g_end], gl[g_off:g_end], gi[g_off:g_end]
                     else:  # a store: its CTA write-path cycles, the lines it leaves partly written
                         ev.write_cycles = wf[off:end]
                         w_, l_, i_ = gw[g_off:g_end], gl[g_off:g_end], gi[g_off:g_end]

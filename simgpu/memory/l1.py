@@ -185,7 +185,8 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
     L2 home partition and set.
     g_info: uint16[>= n] out, per group of a load: its L1-miss sectors | the ones it sent to L2 << 4
     | the ones served by an L2 hit (its own or the joined request's) << 8 | the sectors it asked for
-    << 12 (a merge needs the same ask and the same misses); per group of a global store: its sectors
+    << 12 (a merge needs the same ask and the same misses; a group that hit in full has only the
+    last); per group of a global store: its sectors
     | the line was resident << 4 | this walk counted them as hits << 5; 0 for other ops. The timing
     model redoes the load merging (simgpu.timing.l2_merge) and the stores that meet on a CTA's write
     path (simgpu.timing.store_lines) in time from these.
@@ -299,6 +300,8 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                 l2h = _l2_at(L2_READ, line, miss, l2_tags, l2_valid, l2_dirty, l2_lru,
                                 l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, rel)
                 g_info[i] = miss | (miss << 4) | (l2h << 8) | (m << 12)
+            else:  # all hits: only what it asked for (the timed L1, timing/l1_order.py, walks it again)
+                g_info[i] = m << 12
         w_l1_hit[g_warp[i]] += popcount4(l1h)
         w_l2_hit[g_warp[i]] += popcount4(l2h)
 
@@ -321,6 +324,7 @@ class L1Caches:
         self.req = np.full((num_sms, 4), -2, dtype=np.int64)
         self.stamp = np.zeros(1, dtype=np.int64)
         self.nways = self.max_ways
+        self.invalidations = 0  # invalidate() calls since the last reset (timing/l1_order.py leaves those out)
 
     def configure(self, capacity_bytes: int) -> None:
         """Set the capacity left to L1 by the shared-memory carveout (contents are flushed)."""
@@ -336,6 +340,7 @@ class L1Caches:
         self.tags[sms] = -1
         self.valid[sms] = 0
         self.wreq[sms] = -1
+        self.invalidations += 1
 
     def reset(self) -> None:
         self.tags.fill(-1)
@@ -344,6 +349,7 @@ class L1Caches:
         self.wreq.fill(-1)
         self.req.fill(-2)
         self.stamp[0] = 0
+        self.invalidations = 0
 
     @property
     def capacity_bytes(self) -> int:

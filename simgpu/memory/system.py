@@ -206,6 +206,7 @@ class MemorySystem:
         self._pc: dict[int, dict[str, float]] = {}
         self._pc_kind: dict[int, tuple[str, str]] = {}
         self.merging_in_time = False  # apply_timed_merging was called for this kernel
+        self.l1_moved_by_issue_order = None  # apply_timed_l1's net sectors moved to hits (None: not called)
         self.dram.reset()
 
     # ------------------------------------------------------------------ accesses
@@ -329,10 +330,10 @@ class MemorySystem:
             self.last.update(st_warp=g_warp[:n_groups].astype(np.int32), st_line=g_line[:n_groups].copy(),
                              st_info=g_info[:n_groups].copy())
         if space == "global" and code in (OP_LD, OP_LD_BYPASS, OP_LD_LAST_USE):
-            # the L1 read misses, for the timing model's in-time L2 merging (timing/l2_merge.py)
-            has = np.flatnonzero(g_info[:n_groups] & 15)
-            self.last.update(miss_warp=g_warp[has].astype(np.int32), miss_line=g_line[has],
-                             miss_info=g_info[has])
+            # every (warp, line) with its L1 misses, for the timing model: the in-time L2 merging of
+            # the misses (timing/l2_merge.py), the L1 hits in issue order (timing/l1_order.py)
+            self.last.update(ld_warp=g_warp[:n_groups].astype(np.int32), ld_line=g_line[:n_groups].copy(),
+                             ld_info=g_info[:n_groups].copy())
 
     def add_counts(self, space: str, op: str, pc: int, requests: int, sectors: int, lines: int,
                    ctr: np.ndarray) -> None:
@@ -457,6 +458,46 @@ class MemorySystem:
             if min(row["l1_hits"], row["l1_misses"], row["l2_misses"]) < 0:
                 raise ValueError(f"the timed store sequencer left a negative count at pc {pc}")
 
+    def apply_timed_l1(self, hit_delta_by_pc: np.ndarray) -> None:
+        """Replace the functional walk's global-load L1 hits by those of the issue order
+        (timing/l1_order.py): hit_delta_by_pc[pc] load sectors move from L1 misses to hits (negative:
+        the other way). The L2 read lookups move with them in the share pc's L1 misses had of its
+        lookups (read misses merged between SMs, memory/l1.py, send none): a sector that now hits
+        takes that share from pc's L2 read hits first, then its misses; one that now misses adds it
+        as L2 read hits (the SM read it before, so the L2 holds it). DRAM traffic does not change."""
+        delta = np.asarray(hit_delta_by_pc, np.int64)
+        self.l1_moved_by_issue_order = int(delta.sum())
+        c = self._ctr["global"]
+        l1 = self._l1[("global", "ld")]
+        for pc in np.flatnonzero(delta):
+            d = int(delta[pc])
+            row = self._pc.get(int(pc))
+            if row is None or self._pc_kind[int(pc)] != ("global", "ld"):
+                raise ValueError(f"the timed L1 names pc {pc}, which made no global load")
+            if d > int(row["l1_misses"]) or -d > int(row["l1_hits"]):
+                raise ValueError(f"the timed L1 moves {d} sectors at pc {pc}, more than it has")
+            hits, misses = int(row.get("l2_hits", 0)), int(row.get("l2_misses", 0))
+            share = min(1.0, (hits + misses) / row["l1_misses"]) if row["l1_misses"] else 1.0
+            lookups = int(round(abs(d) * share))
+            row["l1_hits"] += d
+            row["l1_misses"] -= d
+            l1[0] += d
+            l1[1] -= d
+            c[C_L1_HIT] += d
+            c[C_L1_MISS] -= d
+            if d > 0:
+                from_hits = min(lookups, hits, int(c[C_L2_READ_HIT]))
+                from_misses = min(lookups - from_hits, misses, int(c[C_L2_READ_MISS]))
+                row["l2_hits"] = hits - from_hits
+                row["l2_misses"] = misses - from_misses
+                c[C_L2_READ_SECTORS] -= from_hits + from_misses
+                c[C_L2_READ_HIT] -= from_hits
+                c[C_L2_READ_MISS] -= from_misses
+            else:
+                row["l2_hits"] = hits + lookups
+                c[C_L2_READ_SECTORS] += lookups
+                c[C_L2_READ_HIT] += lookups
+
     def _add_pc(self, pc: int, vals: dict, space: str, op: str) -> None:
         d = self._pc.get(pc)
         if d is None:
@@ -523,6 +564,10 @@ class MemorySystem:
         m["simgpu__l1_miss_sectors_merged_before_l2.sum"] = float(c[C_L2_READ_MERGED])
         # 1: merged on the timing model's issue cycles; 0: every warp of an engine step together
         m["simgpu__l2_read_merging_in_time"] = float(self.merging_in_time)
+        # global-load L1 hit sectors the timing model's issue order added (negative: took away) to the
+        # functional walk's (timing/l1_order.py); absent where the launch was not walked in that order
+        if self.l1_moved_by_issue_order is not None:
+            m["simgpu__l1_hit_sectors_moved_by_issue_order.sum"] = float(self.l1_moved_by_issue_order)
         m["lts__t_sectors_srcunit_tex_op_write.sum"] = float(wr)
         m["lts__t_sectors_srcunit_tex_op_atom.sum"] = float(at)
         m["lts__t_sectors_srcunit_tex_op_red.sum"] = float(rdc)

@@ -424,6 +424,15 @@ def _engine_class(name: str | None):
     raise LaunchError(f"engine must be 'fast' or 'reference', got {name!r}")
 
 
+def _l1_geometry(memsys) -> tuple | None:
+    """(sets, ways, heap_lines) of the launch's L1 for the timed L1 walk (timing/l1_order.py), or
+    None where it is not walked: no memory system, no L1 left by the carveout, or a fence that
+    invalidated L1s during the launch."""
+    if memsys is None or memsys.l1.nways <= 0 or memsys.l1.invalidations:
+        return None
+    return memsys.l1.sets, memsys.l1.nways, memsys.heap_lines
+
+
 def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
     lk, cfg, occ, memsys = pl.linked, pl.gpu, pl.occupancy, pl.memsys
     g, b = pl.grid, pl.block
@@ -443,13 +452,17 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
         timing_result = simulate_timing(lk, recorder, cfg, grid=g, block=b, ctas_per_sm=occ.ctas_per_sm,
                                         registers_per_thread=regs, policy=pl.scheduler, per_pc=per_pc,
                                         merge_domain_of_sm=memsys.merge_dom if memsys is not None else None,
-                                        merge_cap=memsys.merge_cap if memsys is not None else 0)
-        if memsys is not None and (timing_result.l2_merging is not None or timing_result.store_merging is not None):
+                                        merge_cap=memsys.merge_cap if memsys is not None else 0,
+                                        l1_geometry=_l1_geometry(memsys))
+        if memsys is not None and (timing_result.l2_merging is not None or timing_result.store_merging is not None
+                                   or timing_result.l1_loads is not None):
             if timing_result.l2_merging is not None:
                 memsys.apply_timed_merging(timing_result.l2_merging.delta(), timing_result.l2_merging.pending)
             if timing_result.store_merging is not None:
                 memsys.apply_timed_stores(timing_result.store_merging.hit_delta(),
                                           timing_result.store_merging.merged_sectors)
+            if timing_result.l1_loads is not None:
+                memsys.apply_timed_l1(timing_result.l1_loads.hit_delta())
             per_pc = build_per_pc(lk, stats, memsys.per_instruction())
     metrics: dict[str, float] = {}
     if memsys is not None:

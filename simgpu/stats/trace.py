@@ -30,11 +30,12 @@ class MemoryEvent:
     unit_warp: np.ndarray | None = None
     unit_line: np.ndarray | None = None
     unit_passes: np.ndarray | None = None
-    # global loads: one row per (warp, line) with L1 read misses -- the warp's index in `warps`,
-    # the line, and the sector masks (memory.l1.hierarchy_batch's g_info); for timing/l2_merge.py
-    miss_warp: np.ndarray | None = None
-    miss_line: np.ndarray | None = None
-    miss_info: np.ndarray | None = None
+    # global loads: one row per (warp, line) -- the warp's index in `warps`, the line, and the sector
+    # masks (memory.l1.hierarchy_batch's g_info: L1 misses in bits 0-3, none for a group that hit);
+    # for timing/l2_merge.py (the misses) and timing/l1_order.py (all)
+    ld_warp: np.ndarray | None = None
+    ld_line: np.ndarray | None = None
+    ld_info: np.ndarray | None = None
     # global stores: one row per (warp, line) -- the warp's index in `warps`, the line, and its
     # sectors | line resident << 4 | counted as L1 hits << 5 (memory.l1.hierarchy_batch's g_info);
     # for the replay's store sequencer (timing/store_lines.py)
@@ -136,8 +137,8 @@ class ExecutionTrace:
             l2_hit_sectors=summary.get("l2_hit_sectors"), wavefronts=summary.get("wavefronts"),
             write_cycles=summary.get("write_cycles"), unit_warp=summary.get("unit_warp"),
             unit_line=summary.get("unit_line"), unit_passes=summary.get("unit_passes"),
-            miss_warp=summary.get("miss_warp"), miss_line=summary.get("miss_line"),
-            miss_info=summary.get("miss_info"), st_warp=summary.get("st_warp"), st_line=summary.get("st_line"),
+            ld_warp=summary.get("ld_warp"), ld_line=summary.get("ld_line"),
+            ld_info=summary.get("ld_info"), st_warp=summary.get("st_warp"), st_line=summary.get("st_line"),
             st_info=summary.get("st_info")))
 
     @property

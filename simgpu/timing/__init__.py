@@ -9,9 +9,10 @@
 config.py (every number and its source) -> isa.py (PTX op -> pipe/latency/registers, ptxas-like
 block scheduling) -> prepare.py (trace -> flat per-warp streams) -> replay.py (numba replay) ->
 model.py (entry point, metrics, timeline); validate.py compares with the H200 calibration set.
+`overridden(**fields)` runs the launches of a `with` block under a changed config.
 """
 
-from simgpu.timing.config import TimingConfig, default_config
+from simgpu.timing.config import TimingConfig, default_config, overridden
 from simgpu.timing.model import TimingResult, simulate_timing
 
-__all__ = ["TimingConfig", "TimingResult", "default_config", "simulate_timing"]
+__all__ = ["TimingConfig", "TimingResult", "default_config", "overridden", "simulate_timing"]

@@ -13,6 +13,8 @@ model works without the file. Nothing here was fitted to the calibration kernels
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
@@ -274,6 +276,19 @@ class TimingConfig:
     # burst.cu): a single-line store that reaches L1 while a single-line store of its CTA to that
     # line is still on the path joins it (its sectors L1 hits, written to L2 once, no path cycles).
     store_sequencer: bool = True
+    # Global loads' L1 hits from the replay's issue order (l1_order.py): an SM's L1 walked again
+    # with its loads and stores in the order the replay issued them, as the H200's warps drift
+    # apart, instead of the functional engines' lock-step order. Off by default: over the 170
+    # recorded launches (2026-12-03, side by side) it takes validation/typical13 cross_entropy_rows
+    # from 7.47 to 21.05 % hits (H200 33.19; L2 reads +38.7 -> +18.4 %), lower_bound_search 43.18 ->
+    # 41.73 (41.48), im2col_3x3 3.98 -> 4.74 (4.72), but loses typical7 wmma_gemm_f16 (80.09 -> 60.46,
+    # H200 81.02) and softmax_block_rows (44.95 -> 49.81, H200 45.18): L1 within 3 points 159 -> 157,
+    # L2 reads within 2 % 137 -> 133. The replay lets warps drift further apart than the H200's do:
+    # its schedulers take an SM's LSU queue in a fixed order, so the fourth sub-partition's warps
+    # issue their first wmma load up to 50,000 cycles late, and GTO holds a young CTA back
+    # ~40,000 cycles behind the old ones, where 81 % hits need every CTA of the SM within a few
+    # loop iterations. With those fixed (timing issue) this should come on.
+    l1_loads_in_issue_order: bool = False
     # ... and so does a store of up to this many lines whose every line has a store of its CTA still
     # on the path (benchmarks/microbench/l1_stores multiline.cu, H200 2026-12-01: a warp's 2 or 3
     # stores right behind each other to the same 2-16 lines (8-32 sectors) reach L2 once per sector
@@ -465,3 +480,21 @@ def default_config() -> TimingConfig:
     if _DEFAULT is None:
         _DEFAULT = TimingConfig.from_measurements()
     return _DEFAULT
+
+
+@contextmanager
+def overridden(**changes: object) -> Iterator[TimingConfig]:
+    """Launches inside the block use the default config with these fields replaced (a field that
+    does not exist is an error), e.g. ``with overridden(l1_loads_in_issue_order=True): kernel(...)``;
+    the default comes back afterwards, also on an exception."""
+    global _DEFAULT
+    names = {f.name for f in fields(TimingConfig)}
+    unknown = sorted(set(changes) - names)
+    if unknown:
+        raise TypeError(f"TimingConfig has no field {', '.join(map(repr, unknown))}")
+    saved = _DEFAULT
+    _DEFAULT = replace(default_config(), **changes)
+    try:
+        yield _DEFAULT
+    finally:
+        _DEFAULT = saved

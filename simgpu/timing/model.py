@@ -32,6 +32,9 @@ from simgpu.memory.topology import H200_DISPATCH_UNITS, domain_of_sm
 from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.isa import (
     K_ALU,
+    K_GATOM,
+    K_LLD,
+    K_LST,
     P_INT,
     REASONS,
     basic_blocks,
@@ -40,10 +43,11 @@ from simgpu.timing.isa import (
     if_convertible_branches,
     schedule_block,
 )
+from simgpu.timing.l1_order import POLICY_CODES, POLICY_PLAIN, L1Counts, timed_l1_hits
 from simgpu.timing.l2_merge import MergeCounts, line_dram_sectors
 from simgpu.timing.l2_sides import gpc_line_offsets, group_homes
 from simgpu.timing.load_lines import MergeState, merge_state
-from simgpu.timing.prepare import build_streams
+from simgpu.timing.prepare import ROW_KINDS, build_streams
 from simgpu.timing.replay import N_REASONS, replay
 from simgpu.timing.store_lines import StoreCounts, pending_fills, store_rings
 
@@ -111,6 +115,8 @@ class TimingResult:
     # global-store L1 hits and combined L2 writes redone on the write path (store_lines.py); None
     # where not modelled
     store_merging: StoreCounts | None = None
+    # global-load L1 hits in the replay's issue order (l1_order.py); None where not walked
+    l1_loads: L1Counts | None = None
 
     def cycle_view(self, sm: int | None = None):
         """A CycleView (simgpu.timing.cycles) over this replay: per cycle, which warp each scheduler
@@ -272,6 +278,47 @@ def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: 
                        w_hit_max=cfg.l2_merge_window_hit_max_cycles)
 
 
+def _l1_walkable(sr, st, linked) -> bool:
+    """Whether l1_order.py walks this launch: global loads, no local memory, no atomic on a line
+    that a load reads (l1_order.py's module docstring)."""
+    if sr.load_line is None or not len(sr.load_line):
+        return False
+    row_kind = st.kind[sr.e_pc[np.isin(st.kind[sr.e_pc], ROW_KINDS)]]
+    if np.isin(row_kind, (K_LLD, K_LST)).any():
+        return False
+    atom_rows = np.flatnonzero(row_kind == K_GATOM)
+    if len(atom_rows) and sr.unit_off is not None:
+        n_units = np.diff(sr.unit_off)[atom_rows]
+        atom_lines = sr.unit_line[np.repeat(sr.unit_off[atom_rows], n_units)
+                                  + _ranks(n_units)]
+        if np.isin(atom_lines, sr.load_line).any():
+            return False
+    return True
+
+
+def _ranks(counts: np.ndarray) -> np.ndarray:
+    """0..c-1 for each c of counts, concatenated."""
+    total = int(counts.sum())
+    starts = np.repeat(np.cumsum(counts) - counts, counts)
+    return np.arange(total, dtype=np.int64) - starts
+
+
+def _l1_in_issue_order(sr, st, linked, e_issue, warp_sm, num_sms: int, l1_geometry: tuple) -> L1Counts:
+    """l1_order.timed_l1_hits over the streams and the replay's issue cycles and SMs."""
+    sets, ways, heap_lines = l1_geometry
+    row_entry = np.flatnonzero(np.isin(st.kind[sr.e_pc], ROW_KINDS))
+    if len(row_entry) != len(sr.rows):
+        raise ValueError("timed L1: the memory rows do not match the entries that read one")
+    row_warp = np.repeat(np.arange(len(sr.warp_row0) - 1, dtype=np.int64), np.diff(sr.warp_row0))
+    policy = np.zeros(len(st.kind), np.int64)
+    for pc, name in getattr(linked, "l1_policy", {}).items():
+        if 0 <= pc < len(policy):
+            policy[pc] = POLICY_CODES.get(name, POLICY_PLAIN)
+    return timed_l1_hits(e_issue, row_entry, sr.e_pc[row_entry], row_warp, warp_sm, policy,
+                         (sr.load_off, sr.load_line, sr.load_info), (sr.store_off, sr.store_line, sr.store_info),
+                         num_sms=num_sms, sets=int(sets), ways=int(ways), heap_lines=heap_lines)
+
+
 def _dim3(x):
     if isinstance(x, (int, np.integer)):
         x = (int(x),)
@@ -282,7 +329,8 @@ def _dim3(x):
 def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, registers_per_thread: int,
                     policy: str = "gto", config: TimingConfig | None = None,
                     per_pc: list[dict] | None = None, record: bool | str = "auto",
-                    merge_domain_of_sm: np.ndarray | None = None, merge_cap: int = 0) -> TimingResult:
+                    merge_domain_of_sm: np.ndarray | None = None, merge_cap: int = 0,
+                    l1_geometry: tuple | None = None) -> TimingResult:
     """Replay a launch's ExecutionTrace through the timing model; see the module docstring.
 
     record: keep the per-cycle record (TimingResult.record, for .cycle_view()): True, False, or
@@ -294,7 +342,11 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
 
     merge_domain_of_sm / merge_cap (MemorySystem.merge_dom / merge_cap): with them (and
     config.l2_merge_in_time) the L1 -> L2 read merging is redone on the issue cycles
-    (TimingResult.l2_merging; MemorySystem.apply_timed_merging applies it to the counters)."""
+    (TimingResult.l2_merging; MemorySystem.apply_timed_merging applies it to the counters).
+
+    l1_geometry (optional): (sets, ways, heap_lines) of the launch's L1 (memory/l1.py); with it (and
+    config.l1_loads_in_issue_order) the global loads' L1 hits are redone in issue order
+    (TimingResult.l1_loads; MemorySystem.apply_timed_l1), unless l1_order.py leaves the launch out."""
     t0 = time.perf_counter()
     cfg = config or default_config()
     if policy not in POLICIES:
@@ -460,9 +512,12 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         else:  # no L1 miss recorded
             merging = MergeCounts(np.zeros(len(st.kind), np.int64), np.zeros(len(st.kind), np.int64), 0)
     store_merging = StoreCounts(*store_counts) if stores_on else None
+    l1_loads = None
+    if cfg.l1_loads_in_issue_order and l1_geometry is not None and _l1_walkable(sr, st, linked):
+        l1_loads = _l1_in_issue_order(sr, st, linked, e_issue, warp_sm, num_sms, l1_geometry)
     t3 = time.perf_counter()
     return TimingResult(metrics=metrics, sm_cycles=sm_active, timeline=timeline, stalls=stalls, cycles=cycles,
                         time_ns=time_ns, host_seconds=t3 - t0, stalls_per_pc=stall, issue_cycle=e_issue,
                         extra={"prepare_s": t1 - t0, "replay_s": t2 - t1, "post_s": t3 - t2,
                                "warp_instructions": N, "policy": policy}, record=cycle_record,
-                        l2_merging=merging, store_merging=store_merging)
+                        l2_merging=merging, store_merging=store_merging, l1_loads=l1_loads)

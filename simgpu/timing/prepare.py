@@ -80,6 +80,11 @@ class Streams:
     store_off: np.ndarray = None  # int64 [rows + 1]
     store_line: np.ndarray = None  # int64
     store_info: np.ndarray = None  # uint16
+    # every (warp, line) of the global loads, misses or not, for the timed L1 (l1_order.py): row r's
+    # are load_line / load_info[load_off[r]:load_off[r + 1]] (info: memory.l1.hierarchy_batch's g_info)
+    load_off: np.ndarray = None  # int64 [rows + 1]
+    load_line: np.ndarray = None  # int64
+    load_info: np.ndarray = None  # uint16
 
     def per_entry(self, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry (kind: the static
@@ -697,7 +702,7 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
                                   miss_pc, g_row, g_pc, pos_row, *consts)
     if status != 0:
         raise IndexError("trace: a memory event names a (warp, step) after the last entry")
-    return (miss_pc, g_row, g_pc, int(n_g), _miss_groups(glob, pos_row), _unit_groups(glob, pos_row),
+    return (miss_pc, g_row, g_pc, int(n_g), _load_groups(glob, pos_row), _unit_groups(glob, pos_row),
             _store_groups(glob, pos_row))
 
 
@@ -720,11 +725,11 @@ def _warp_line_groups(glob: list, pos_row: np.ndarray, pick, dtypes: tuple, what
     return (row[keep], *fields)
 
 
-def _miss_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The global loads' L1-miss groups (MemoryEvent.miss_*) as (row, line, info), in event order,
+def _load_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The global loads' (warp, line) groups (MemoryEvent.ld_*) as (row, line, info), in event order,
     those of entries without a row left out."""
-    return _warp_line_groups(glob, pos_row, lambda ev: (ev.miss_warp, ev.miss_line, ev.miss_info),
-                             (np.int64, np.uint16), "a load's L1-miss group")
+    return _warp_line_groups(glob, pos_row, lambda ev: (ev.ld_warp, ev.ld_line, ev.ld_info),
+                             (np.int64, np.uint16), "a load's line")
 
 
 def _unit_groups(glob: list, pos_row: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -766,7 +771,9 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     inst_executed, not in thread_inst_executed_pred_on): where a warp's trace jumped over a shadow,
     its instructions are put back as entries with no memory work, so the block's scheduled order
     applies to that instance too. The global loads' L1-miss groups go into Streams.miss_* (for the
-    replay's near/far lines, l2_sides.py, and the in-time merging, l2_merge.py)."""
+    replay's near/far lines, l2_sides.py, and the in-time merging, l2_merge.py), all their groups
+    into Streams.load_* where config l1_loads_in_issue_order asks for the L1 hits in issue order
+    (l1_order.py)."""
     W = trace.num_warps
     n_pc = len(st.kind)
     if trace.n_steps:
@@ -828,7 +835,9 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
             if 0 <= pc < n_pc and miss_pc[pc] > 0:
                 factor[pc] = float(by) / cfg.sector_bytes / miss_pc[pc]
     _scale_rows(rows, g_row, g_pc, n_g, factor)
-    g_row, g_line, g_info = groups
+    ld_row, ld_line, ld_info = _sorted_by_row(groups) if cfg.l1_loads_in_issue_order else (
+        np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.uint16))
+    g_row, g_line, g_info = (a[(groups[2] & 15) != 0] for a in groups)  # the L1-miss groups, in event order
     lines, g_line_idx = np.unique(g_line, return_inverse=True)
     g_line_idx = g_line_idx.astype(np.int64)
     cta = trace.cta_of_warp()
@@ -843,7 +852,7 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     return Streams(pcs[:m], rows, warp_row0, warp_off, cta_warp0, cta_nwarps, n_ctas, g_row, g_line, g_info,
                    g_line_idx, len(lines), np.argsort(g_row, kind="stable"), _row_offsets(u_row, len(rows)), u_line,
                    u_passes * (clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns),
-                   _row_offsets(s_row, len(rows)), s_line, s_info)
+                   _row_offsets(s_row, len(rows)), s_line, s_info, _row_offsets(ld_row, len(rows)), ld_line, ld_info)
 
 
 # kinds that use the L1TEX path of their SM

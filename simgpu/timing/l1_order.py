@@ -1,0 +1,152 @@
+"""Global loads' L1 hits decided in the order the replay issued them.
+
+The functional engines take the warps of an SM in step: at each pc every ready warp of the wave
+issues together, and memory/l1.py walks that instruction for all of them before the next. Where an
+SM's lines are read twice with more lines than its L1 holds in between, the order decides what is
+still there. validation/typical13 cross_entropy_rows reads each warp's 4,000-byte row twice: with
+64 warps an SM, in step, all 64 rows (256 KB) go through the 216 KB L1 before any is read again,
+and the second pass misses (7.5 % hits); on the H200 the warps drift apart and a third of the
+second pass hits (33.2 %).
+
+After the replay, `timed_l1_hits` walks every global load's and global store's lines again through
+an L1 per SM of the same geometry and policies as memory/l1.py (sets, ways, set index from the
+line's place in its allocation, LRU, empty ways first; loads allocate; stores write-allocate and
+mark their sectors valid; .cg/.cv/volatile loads drop the sectors, .lu hits and drops), row by
+row in the order of the replay's issue cycles (ties: the row order), each on the SM the replay ran
+its warp on. Per pc it returns the load sectors the functional walk counted as L1 hits and those the
+issue order gives (`L1Counts`); MemorySystem.apply_timed_l1 swaps them and moves the difference
+between L1 hits and L2 reads.
+
+Where no line is evicted between two uses, both orders give the same hits (a sector's first
+touch on an SM misses, every later one hits, whatever the order), so only launches whose L1 runs
+out of room between reuses move. Not walked, and so left to the functional answer (the launch's
+counts stay as they are): a launch with local memory (its lines share the L1), with a fence that
+invalidates L1 (CCTL.IVALL), with atomics on lines its loads read, or with no L1; a launch whose
+L1 started warm is cold at every launch (MemorySystem.begin_kernel) like this walk. Not modelled:
+the store rule about a line still busy with the same warp's previous store (l1.py): here every
+store marks its sectors valid. Latencies and L2 traffic in time are the replay's, from the
+functional answer; only the counters move.
+
+Off by default (config l1_loads_in_issue_order): the answer is only as good as the replay's order,
+and that order lets an SM's warps drift further apart than the H200's. Over the 170 recorded
+launches (2026-12-03) it fixed some L1 hit rates (cross_entropy_rows 7.47 -> 21.05 %, H200 33.19;
+lower_bound_search 43.18 -> 41.73, H200 41.48) and broke others (validation/typical7
+wmma_gemm_f16 80.09 -> 60.46 %, H200 81.02, whose CTAs must stay within a few loop iterations of
+each other to share their A and B lines; softmax_block_rows 44.95 -> 49.81, H200 45.18). In
+wmma_gemm_f16 the replay's schedulers take the SM's LSU queue in a fixed order (the fourth
+sub-partition's warps issued their first load ~50,000 cycles late) and GTO holds the youngest CTAs
+~40,000 cycles back; with the turns rotated and loose round-robin scheduling the walk gives 80.09 %
+there, as the functional walk does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from simgpu.memory.l1 import _l1_alloc, _l1_find, l1_set_of
+from simgpu.memory.l2 import line_in_allocation, popcount4
+
+# per pc, what a global load does in L1 (memory/l1.py's OP_LD, OP_LD_BYPASS, OP_LD_LAST_USE)
+POLICY_PLAIN, POLICY_BYPASS, POLICY_LAST_USE = 0, 1, 2
+POLICY_CODES = {"ld_bypass": POLICY_BYPASS, "ld_last_use": POLICY_LAST_USE}
+
+
+@dataclass(frozen=True)
+class L1Counts:
+    """Per pc: global-load sectors the functional walk counted as L1 hits and those the issue order
+    gives (int64 [n_pc])."""
+
+    functional_hits: np.ndarray
+    timed_hits: np.ndarray
+
+    def hit_delta(self) -> np.ndarray:
+        return self.timed_hits - self.functional_hits
+
+
+@njit(cache=True)
+def _l1_sets(lines, heap_lines, nsets):
+    """memory/l1.py's L1 set of each line (from its place in its allocation)."""
+    out = np.empty(lines.shape[0], np.int64)
+    for i in range(lines.shape[0]):
+        out[i] = l1_set_of(line_in_allocation(lines[i], heap_lines), nsets)
+    return out
+
+
+@njit(cache=True)
+def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_set, st_off, st_line, st_info, st_set,
+          tags, valid, lru, wreq, f_hit, t_hit):
+    """The rows in `order` through the per-SM L1 arrays (tags / valid / lru / wreq [sms, sets, ways],
+    memory/l1.py's, whose lookup and victim choice this reuses); adds per pc the functional and the
+    timed load hit sectors."""
+    ways = tags.shape[2]
+    stamp = np.int64(0)
+    for r in order:
+        sm = row_sm[r]
+        pc = row_pc[r]
+        pol = policy[pc]
+        for j in range(ld_off[r], ld_off[r + 1]):
+            info = np.int64(ld_info[j])
+            m = (info >> 12) & 15
+            f_hit[pc] += popcount4(m & ~info & 15)
+            s = ld_set[j]
+            w = _l1_find(tags, sm, s, ld_line[j], ways)
+            if w < 0 and pol == POLICY_PLAIN:
+                w = _l1_alloc(tags, valid, lru, wreq, sm, s, ld_line[j], ways)
+            if w < 0:
+                continue
+            v = np.int64(valid[sm, s, w])
+            if pol == POLICY_BYPASS:  # fetched again from L2, the L1's copy dropped
+                valid[sm, s, w] = v & ~m & 15
+                continue
+            t_hit[pc] += popcount4(v & m)
+            if pol == POLICY_LAST_USE:
+                valid[sm, s, w] = v & ~m & 15
+                continue
+            valid[sm, s, w] = v | m
+            stamp += 1
+            lru[sm, s, w] = stamp
+        for j in range(st_off[r], st_off[r + 1]):
+            s = st_set[j]
+            w = _l1_find(tags, sm, s, st_line[j], ways)
+            if w < 0:
+                w = _l1_alloc(tags, valid, lru, wreq, sm, s, st_line[j], ways)
+            valid[sm, s, w] = np.int64(valid[sm, s, w]) | (np.int64(st_info[j]) & 15)
+            stamp += 1
+            lru[sm, s, w] = stamp
+
+
+def timed_l1_hits(e_issue: np.ndarray, row_entry: np.ndarray, row_pc: np.ndarray, row_warp: np.ndarray,
+                  warp_sm: np.ndarray, policy: np.ndarray, load: tuple, store: tuple, *, num_sms: int,
+                  sets: int, ways: int, heap_lines: np.ndarray) -> L1Counts:
+    """Walk the global loads' and stores' lines through per-SM L1s in issue order (module docstring).
+
+    e_issue: per replayed entry its issue cycle; row_entry / row_pc / row_warp: per memory row its
+    entry, pc and warp; warp_sm: per warp the SM the replay ran it on; policy: per pc a POLICY_*
+    code; load / store: (off [rows + 1], line, info) as Streams.load_* / store_*; heap_lines: the
+    sorted first lines of the allocations (memory/l1.py's set index)."""
+    n_pc = len(policy)
+    f_hit = np.zeros(n_pc, np.int64)
+    t_hit = np.zeros(n_pc, np.int64)
+    ld_off, ld_line, ld_info = load
+    st_off, st_line, st_info = store
+    if ways <= 0 or not len(ld_line):
+        return L1Counts(f_hit, t_hit)
+    has = (np.diff(ld_off) > 0) | (np.diff(st_off) > 0)
+    rows = np.flatnonzero(has)
+    t = np.asarray(e_issue, np.int64)[row_entry[rows]]
+    order = rows[np.lexsort((rows, t))]
+    row_sm = np.asarray(warp_sm, np.int64)[row_warp]
+    if len(order) and row_sm[order].min() < 0:
+        raise ValueError("timed L1: a memory row's warp was not run on any SM")
+    heap_lines = np.asarray(heap_lines, np.int64)
+    shape = (num_sms, sets, ways)
+    _walk(order, np.asarray(row_pc, np.int64), row_sm, np.asarray(policy, np.int64),
+          ld_off, ld_line, ld_info, _l1_sets(ld_line, heap_lines, sets), st_off, st_line, st_info,
+          _l1_sets(st_line, heap_lines, sets),
+          np.full(shape, -1, np.int64), np.zeros(shape, np.uint8), np.zeros(shape, np.int64),
+          np.full(shape, -1, np.int64), f_hit, t_hit)
+    return L1Counts(f_hit, t_hit)
+

@@ -1,0 +1,158 @@
+"""Global loads' L1 hits in the replay's issue order (timing/l1_order.py): the same L1 walked again
+row by row in issue order; where nothing is evicted between uses the order cannot matter, where the
+lines overflow the L1 it decides what is still there."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simgpu as sg
+from simgpu.timing import default_config, overridden
+from simgpu.timing.l1_order import POLICY_BYPASS, POLICY_LAST_USE, POLICY_PLAIN, timed_l1_hits
+
+L1_HIT_RATE = "l1tex__t_sector_hit_rate.pct"
+LD_HIT = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
+L2_READ = "lts__t_sectors_srcunit_tex_op_read.sum"
+MOVED = "simgpu__l1_hit_sectors_moved_by_issue_order.sum"
+
+
+def _walk(loads, issue, warp_sm, *, sets=1, ways=4, policy=None, stores=None):
+    """loads: per memory row (all of pc 0) a list of (line, sectors asked, sectors the functional walk
+    missed); row i is issued at issue[i] by warp warp_sm[i][0] on SM warp_sm[i][1]; stores: per row a
+    list of (line, sectors written). Returns the L1Counts."""
+    n = len(loads)
+    off = np.zeros(n + 1, np.int64)
+    lines, infos = [], []
+    for i, groups in enumerate(loads):
+        off[i + 1] = off[i] + len(groups)
+        for line, asked, missed in groups:
+            lines.append(line)
+            infos.append(missed | asked << 12)
+    s_off = np.zeros(n + 1, np.int64)
+    s_lines, s_infos = [], []
+    for i, groups in enumerate(stores or [[] for _ in range(n)]):
+        s_off[i + 1] = s_off[i] + len(groups)
+        for line, mask in groups:
+            s_lines.append(line)
+            s_infos.append(mask)
+    row_warp = np.array([w for w, _ in warp_sm], np.int64)
+    sm_of_warp = np.zeros(max(row_warp) + 1, np.int64)
+    for w, sm in warp_sm:
+        sm_of_warp[w] = sm
+    return timed_l1_hits(np.asarray(issue, np.int64), np.arange(n), np.zeros(n, np.int64), row_warp, sm_of_warp,
+                         np.array([POLICY_PLAIN if policy is None else policy], np.int64),
+                         (off, np.array(lines, np.int64), np.array(infos, np.uint16)),
+                         (s_off, np.array(s_lines, np.int64), np.array(s_infos, np.uint16)),
+                         num_sms=int(sm_of_warp.max()) + 1, sets=sets, ways=ways, heap_lines=np.zeros(0, np.int64))
+
+
+def _two_warps_two_passes(issue):
+    """Two warps of one SM each read their own 4 lines (all 4 sectors) twice, through a 4-way L1 of
+    one set; in the lock-step order the functional walk missed everything."""
+    rows, who = [], []
+    for w in range(2):
+        for _ in range(2):
+            for k in range(4):
+                rows.append([(4 * w + k, 15, 15)])
+                who.append((w, 0))
+    return _walk(rows, issue, who)
+
+
+def test_lock_step_order_loses_every_reread_issue_order_keeps_them():
+    # rows in the order warp, pass, line (8w + 4p + k); lock step issues both warps' first passes
+    # (8 lines) before either's second: LRU has evicted them all
+    lock_step = [8 * p + 4 * w + k for w in range(2) for p in range(2) for k in range(4)]
+    c = _two_warps_two_passes(lock_step)
+    assert c.functional_hits[0] == 0 and c.timed_hits[0] == 0
+    # one warp after the other: each second pass finds its 4 lines, 16 sectors a warp
+    c = _two_warps_two_passes(list(range(16)))
+    assert c.timed_hits[0] == 32 and c.hit_delta()[0] == 32
+
+
+def test_each_sm_has_its_own_l1():
+    # the same line read by warps on two SMs misses on each; a third read on the first SM hits
+    c = _walk([[(7, 15, 15)], [(7, 15, 15)], [(7, 3, 0)]], [0, 1, 2], [(0, 0), (1, 1), (0, 0)])
+    assert c.functional_hits[0] == 2 and c.timed_hits[0] == 2
+
+
+def test_a_store_makes_its_sectors_valid_for_a_later_load():
+    c = _walk([[], [(5, 15, 15)]], [0, 1], [(0, 0), (0, 0)], stores=[[(5, 0b0110)], []])
+    assert c.timed_hits[0] == 2
+    c = _walk([[], [(5, 15, 15)]], [1, 0], [(0, 0), (0, 0)], stores=[[(5, 0b0110)], []])
+    assert c.timed_hits[0] == 0  # the store came after
+
+
+def test_last_use_drops_and_bypass_never_hits():
+    rows = [[(3, 15, 15)], [(3, 15, 0)], [(3, 15, 15)]]
+    order = [0, 1, 2]
+    warps = [(0, 0)] * 3
+    plain = _walk(rows, order, warps)
+    assert plain.timed_hits[0] == 8  # sectors: miss 4, hit 4, hit 4
+    lu = _walk(rows, order, warps, policy=POLICY_LAST_USE)
+    assert lu.timed_hits[0] == 0  # .lu allocates nothing: nothing to hit, ever
+    by = _walk(rows, order, warps, policy=POLICY_BYPASS)
+    assert by.timed_hits[0] == 0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 2), st.integers(0, 7), st.integers(1, 15)), min_size=1, max_size=40),
+       st.randoms(use_true_random=False))
+def test_without_evictions_the_order_does_not_matter(accesses, rnd):
+    """At most 8 lines in 8 ways of one set: nothing is evicted, so in any issue order every
+    (SM, line, sector) misses once and hits on every later touch."""
+    rows = [[(line, asked, asked)] for _, line, asked in accesses]
+    warps = [(i, sm) for i, (sm, _, _) in enumerate(accesses)]
+    issue = list(range(len(rows)))
+    rnd.shuffle(issue)
+    c = _walk(rows, issue, warps, ways=8)
+    touches = sum(bin(a).count("1") for _, _, a in accesses)
+    first = len({(sm, line, b) for sm, line, a in accesses for b in range(4) if a >> b & 1})
+    assert c.timed_hits[0] == touches - first
+
+
+REREAD = r"""
+extern "C" __global__ void reread_rows(const float* x, float* out, int row_floats) {
+    int warp = (blockIdx.x * blockDim.x + threadIdx.x) / 32, lane = threadIdx.x % 32;
+    const float* row = x + (size_t)warp * row_floats;
+    float s = 0.f;
+    for (int pass = 0; pass < 2; ++pass)
+        for (int i = lane; i < row_floats; i += 32) s += row[i];
+    if (lane == 0) out[warp] = s;
+}
+"""
+
+
+def test_rows_read_twice_past_the_l1_keep_hits_in_issue_order():
+    """Each warp reads its own 4 KB row twice; 8 CTAs of 8 warps an SM put 256 KB between a line's
+    two reads, more than the 216 KB L1. Walked in step (the functional engines' order) LRU has
+    evicted nearly every line before its second read (only sets the SM's rows fill below their
+    ways keep theirs); in issue order the warps drift apart and more second reads hit. The walk
+    moves sectors from misses to hits and no line is shared between SMs, so the L2 reads drop by
+    exactly the sectors that moved."""
+    kernel = sg.RawModule(code=REREAD).get_function("reread_rows")
+    warps = 132 * 8 * 8
+    x = sg.asarray(np.ones(warps * 1024, np.float32))
+
+    def run():
+        out = sg.zeros(warps, np.float32)
+        rep = kernel((warps // 8,), (256,), (x, out, np.int32(1024)))
+        assert np.all(out.get() == 64.0)  # lane 0: 32 of each pass's 1,024 ones, twice
+        return rep.metrics
+
+    off = run()  # the default: the functional walk's hits
+    with overridden(l1_loads_in_issue_order=True) as cfg:
+        assert cfg.l1_loads_in_issue_order
+        on = run()
+    assert not default_config().l1_loads_in_issue_order
+    assert MOVED not in off
+    assert off[LD_HIT] < 0.05 * off["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
+    assert on[MOVED] > 0 and on[LD_HIT] == off[LD_HIT] + on[MOVED]
+    assert on[L1_HIT_RATE] <= 50.0  # at most the whole second pass
+    assert on[L2_READ] == off[L2_READ] - on[MOVED]
+
+
+def test_overriding_a_field_that_does_not_exist_is_an_error():
+    with pytest.raises(TypeError, match="l1_loads_in_issue_orders"):
+        with overridden(l1_loads_in_issue_orders=True):
+            pass
