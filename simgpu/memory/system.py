@@ -443,12 +443,7 @@ class MemorySystem:
             row = self._pc.get(int(pc))
             if row is None or self._pc_kind[int(pc)] != ("global", "st"):
                 raise ValueError(f"the timed store sequencer names pc {pc}, which made no global store")
-            row["l1_hits"] += d
-            row["l1_misses"] -= d
-            l1[0] += d
-            l1[1] -= d
-            c[C_L1_HIT] += d
-            c[C_L1_MISS] -= d
+            self._move_l1_hits(row, l1, d)
             from_hits = min(mg, int(c[C_L2_WRITE_HIT]), int(row["l2_hits"]))
             c[C_L2_WRITE_SECTORS] -= mg
             c[C_L2_WRITE_HIT] -= from_hits
@@ -479,12 +474,7 @@ class MemorySystem:
             hits, misses = int(row.get("l2_hits", 0)), int(row.get("l2_misses", 0))
             share = min(1.0, (hits + misses) / row["l1_misses"]) if row["l1_misses"] else 1.0
             lookups = int(round(abs(d) * share))
-            row["l1_hits"] += d
-            row["l1_misses"] -= d
-            l1[0] += d
-            l1[1] -= d
-            c[C_L1_HIT] += d
-            c[C_L1_MISS] -= d
+            self._move_l1_hits(row, l1, d)
             if d > 0:
                 from_hits = min(lookups, hits, int(c[C_L2_READ_HIT]))
                 from_misses = min(lookups - from_hits, misses, int(c[C_L2_READ_MISS]))
@@ -497,6 +487,16 @@ class MemorySystem:
                 row["l2_hits"] = hits + lookups
                 c[C_L2_READ_SECTORS] += lookups
                 c[C_L2_READ_HIT] += lookups
+
+    def _move_l1_hits(self, row: dict, l1: list, d: int) -> None:
+        """Move d L1 sectors of one pc (its per-pc row, its (space, op) [hit, miss] pair) from
+        misses to hits (negative: the other way), in the global counters too."""
+        row["l1_hits"] += d
+        row["l1_misses"] -= d
+        l1[0] += d
+        l1[1] -= d
+        self._ctr["global"][C_L1_HIT] += d
+        self._ctr["global"][C_L1_MISS] -= d
 
     def _add_pc(self, pc: int, vals: dict, space: str, op: str) -> None:
         d = self._pc.get(pc)
