@@ -14,8 +14,8 @@ line's place in its allocation, LRU, empty ways first; loads allocate; stores wr
 mark their sectors valid; .cg/.cv/volatile loads drop the sectors, .lu hits and drops), row by
 row in the order of the replay's issue cycles (ties: the row order), each on the SM the replay ran
 its warp on. Per pc it returns the load sectors the functional walk counted as L1 hits and those the
-issue order gives (`L1Counts`); MemorySystem.apply_timed_l1 swaps them and moves the difference
-between L1 hits and L2 reads.
+issue order gives (`L1Counts`); MemorySystem.apply_timed_l1 swaps them and moves the L2 read
+lookups with them, in the share of lookups pc's L1 misses had.
 
 Where no line is evicted between two uses, both orders give the same hits (a sector's first
 touch on an SM misses, every later one hits, whatever the order), so only launches whose L1 runs
@@ -36,7 +36,8 @@ each other to share their A and B lines; softmax_block_rows 44.95 -> 49.81, H200
 wmma_gemm_f16 the replay's schedulers take the SM's LSU queue in a fixed order (the fourth
 sub-partition's warps issued their first load ~50,000 cycles late) and GTO holds the youngest CTAs
 ~40,000 cycles back; with the turns rotated and loose round-robin scheduling the walk gives 80.09 %
-there, as the functional walk does.
+there, as the functional walk does. benchmarks/microbench/warp_drift measures the drift on the
+H200 against the replay's.
 """
 
 from __future__ import annotations
