@@ -278,37 +278,25 @@ def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: 
                        w_hit_max=cfg.l2_merge_window_hit_max_cycles)
 
 
-def _l1_walkable(sr, st, linked) -> bool:
-    """Whether l1_order.py walks this launch: global loads, no local memory, no atomic on a line
-    that a load reads (l1_order.py's module docstring)."""
+def _l1_walkable(sr, st, row_entry: np.ndarray) -> bool:
+    """Whether l1_order.py walks this launch (row_entry: each memory row's entry): global loads, no
+    local memory, no atomic on a line that a load reads (l1_order.py's module docstring)."""
     if sr.load_line is None or not len(sr.load_line):
         return False
-    row_kind = st.kind[sr.e_pc[np.isin(st.kind[sr.e_pc], ROW_KINDS)]]
+    row_kind = st.kind[sr.e_pc[row_entry]]
     if np.isin(row_kind, (K_LLD, K_LST)).any():
         return False
-    atom_rows = np.flatnonzero(row_kind == K_GATOM)
-    if len(atom_rows) and sr.unit_off is not None:
-        n_units = np.diff(sr.unit_off)[atom_rows]
-        atom_lines = sr.unit_line[np.repeat(sr.unit_off[atom_rows], n_units)
-                                  + _ranks(n_units)]
-        if np.isin(atom_lines, sr.load_line).any():
+    if sr.unit_off is not None and len(sr.unit_line):
+        unit_row = np.repeat(np.arange(len(row_kind)), np.diff(sr.unit_off))
+        if np.isin(sr.unit_line[row_kind[unit_row] == K_GATOM], sr.load_line).any():
             return False
     return True
 
 
-def _ranks(counts: np.ndarray) -> np.ndarray:
-    """0..c-1 for each c of counts, concatenated."""
-    total = int(counts.sum())
-    starts = np.repeat(np.cumsum(counts) - counts, counts)
-    return np.arange(total, dtype=np.int64) - starts
-
-
-def _l1_in_issue_order(sr, st, linked, e_issue, warp_sm, num_sms: int, l1_geometry: tuple) -> L1Counts:
+def _l1_in_issue_order(sr, st, linked, row_entry, e_issue, warp_sm, num_sms: int,
+                       l1_geometry: tuple) -> L1Counts:
     """l1_order.timed_l1_hits over the streams and the replay's issue cycles and SMs."""
     sets, ways, heap_lines = l1_geometry
-    row_entry = np.flatnonzero(np.isin(st.kind[sr.e_pc], ROW_KINDS))
-    if len(row_entry) != len(sr.rows):
-        raise ValueError("timed L1: the memory rows do not match the entries that read one")
     row_warp = np.repeat(np.arange(len(sr.warp_row0) - 1, dtype=np.int64), np.diff(sr.warp_row0))
     policy = np.zeros(len(st.kind), np.int64)
     for pc, name in getattr(linked, "l1_policy", {}).items():
@@ -513,8 +501,12 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             merging = MergeCounts(np.zeros(len(st.kind), np.int64), np.zeros(len(st.kind), np.int64), 0)
     store_merging = StoreCounts(*store_counts) if stores_on else None
     l1_loads = None
-    if cfg.l1_loads_in_issue_order and l1_geometry is not None and _l1_walkable(sr, st, linked):
-        l1_loads = _l1_in_issue_order(sr, st, linked, e_issue, warp_sm, num_sms, l1_geometry)
+    if cfg.l1_loads_in_issue_order and l1_geometry is not None:
+        row_entry = np.flatnonzero(np.isin(st.kind[sr.e_pc], ROW_KINDS))  # each memory row's entry
+        if len(row_entry) != len(sr.rows):
+            raise ValueError("timed L1: the memory rows do not match the entries that read one")
+        if _l1_walkable(sr, st, row_entry):
+            l1_loads = _l1_in_issue_order(sr, st, linked, row_entry, e_issue, warp_sm, num_sms, l1_geometry)
     t3 = time.perf_counter()
     return TimingResult(metrics=metrics, sm_cycles=sm_active, timeline=timeline, stalls=stalls, cycles=cycles,
                         time_ns=time_ns, host_seconds=t3 - t0, stalls_per_pc=stall, issue_cycle=e_issue,
