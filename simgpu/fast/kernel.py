@@ -813,8 +813,9 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
     """MemorySystem.global_access for one native load/store step, in compiled code: the warps with an
     active lane go through coalesce_nb and hierarchy_batch (with the same GPC merge table rule), the
     counters add up per pc in gl_cnt = [requests, sectors, lines, hierarchy counters...]. With the
-    trace on, a load's (warp, line) groups go to ev_groups = (warp in the event int32, line int64, info
-    uint16, groups per event int64; ev_n[2] counts them), as MemorySystem records them in `last`, and
+    trace on, a load's (warp, line) groups with an L1 miss (all of them if geo[5]) go to ev_groups =
+    (warp in the event int32, line int64, info uint16, groups per event int64; ev_n[2] counts them),
+    as MemorySystem records them in `last`, and
     ev_wf a load's L1TEX cycles per warp (coalescer.load_wavefronts), a store's CTA write-path cycles
     (coalescer.store_write_cycles)."""
     (l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_stamp, l2_tags, l2_valid, l2_dirty, l2_lru, l2_stamp,
@@ -898,10 +899,12 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
         ev_space[e] = 1
         ev_n[0] = e + 1
         ev_n[1] = base + n
-        if code == OP_LD:  # every (warp, line), misses or not
+        if code == OP_LD:  # every (warp, line) with an L1 miss, and those that hit if geo[5] asks
             gw, gl, gi, gk = ev_groups
             c = ev_n[2]
             for i in range(ng):
+                if (g_info[i] & 15) == 0 and geo[5] == 0:
+                    continue
                 gw[c] = g_warp[i]
                 gl[c] = g_line[i]
                 gi[c] = g_info[i]

@@ -138,6 +138,9 @@ class MemorySystem:
                           partitions=SIDE_PARTITIONS if len(self.sm_side) else 1)
         self.heap_lines = np.zeros(0, np.int64)  # begin_kernel: where the allocations start (l2.py)
         self.carveout_bytes = 0
+        # begin_kernel: whether a load's (warp, line) groups that hit L1 go into `last` too (only the
+        # timed L1 walk, timing/l1_order.py, reads them; the in-time L2 merging needs the misses)
+        self.record_load_hits = False
         self.local_bytes_per_thread = c.local_bytes_per_thread
         self.last: dict | None = None
         self._code_in_l2: set = set()  # kernels whose code a warm launch finds in L2
@@ -149,7 +152,7 @@ class MemorySystem:
                      carveout_bytes: int | None = None, local_bytes_per_thread: int | None = None,
                      code_bytes: int = 0, code_key: object = None, heap_bases=None,
                      threads_per_cta: int | None = None, ctas_other: int | None = None,
-                     preferred_carveout_pct: int = -1) -> None:
+                     preferred_carveout_pct: int = -1, record_load_hits: bool = False) -> None:
         """Configure L1 for the launch's shared-memory carveout, invalidate it, flush L2 unless warm, count
         the DRAM reads of its machine code (code_bytes) and launch constants: on every cold launch, on
         a warm one only the first time code_key (the kernel) runs since the caches were last flushed.
@@ -159,8 +162,10 @@ class MemorySystem:
         byte of each global allocation, so that a line's L2 home partition is taken from its offset
         in its allocation (l2.line_in_allocation). preferred_carveout_pct (cudaFuncAttributePreferred-
         SharedMemoryCarveout, -1: none): the driver's carveout grows to at least that percent of the
-        largest one, rounded up to a supported carveout (config.preferred_carveout)."""
+        largest one, rounded up to a supported carveout (config.preferred_carveout).
+        record_load_hits: keep the loads' all-hit (warp, line) groups for the timed L1 walk."""
         c = self.cfg
+        self.record_load_hits = bool(record_load_hits)
         starts = [] if heap_bases is None else list(np.asarray(heap_bases, np.int64) >> 7)
         self.heap_lines = np.unique(np.asarray(starts + [c.local_base >> 7], np.int64))
         if carveout_bytes is None and threads_per_cta:
@@ -330,10 +335,11 @@ class MemorySystem:
             self.last.update(st_warp=g_warp[:n_groups].astype(np.int32), st_line=g_line[:n_groups].copy(),
                              st_info=g_info[:n_groups].copy())
         if space == "global" and code in (OP_LD, OP_LD_BYPASS, OP_LD_LAST_USE):
-            # every (warp, line) with its L1 misses, for the timing model: the in-time L2 merging of
-            # the misses (timing/l2_merge.py), the L1 hits in issue order (timing/l1_order.py)
-            self.last.update(ld_warp=g_warp[:n_groups].astype(np.int32), ld_line=g_line[:n_groups].copy(),
-                             ld_info=g_info[:n_groups].copy())
+            # the (warp, line) groups with an L1 miss, for the in-time L2 merging (timing/l2_merge.py),
+            # and those that hit where the timed L1 walk asks for them (timing/l1_order.py)
+            keep = slice(0, n_groups) if self.record_load_hits else np.flatnonzero(g_info[:n_groups] & 15)
+            self.last.update(ld_warp=g_warp[keep].astype(np.int32), ld_line=g_line[keep].copy(),
+                             ld_info=g_info[keep].copy())
 
     def add_counts(self, space: str, op: str, pc: int, requests: int, sectors: int, lines: int,
                    ctr: np.ndarray) -> None:

@@ -327,7 +327,8 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                             else len(lk.instructions) * memsys.cfg.instruction_bytes,
                             code_key=id(lk), heap_bases=dev.heap.bases, threads_per_cta=threads,
                             preferred_carveout_pct=int(preferred),
-                            ctas_other=min(v for k, v in occ.by_limit.items() if k != "shared memory"))
+                            ctas_other=min(v for k, v in occ.by_limit.items() if k != "shared memory"),
+                            record_load_hits=timing and default_config().l1_loads_in_issue_order)
     bar = None
     if progress is not False:
         from tqdm.auto import tqdm

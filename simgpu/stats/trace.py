@@ -30,9 +30,10 @@ class MemoryEvent:
     unit_warp: np.ndarray | None = None
     unit_line: np.ndarray | None = None
     unit_passes: np.ndarray | None = None
-    # global loads: one row per (warp, line) -- the warp's index in `warps`, the line, and the sector
-    # masks (memory.l1.hierarchy_batch's g_info: L1 misses in bits 0-3, none for a group that hit);
-    # for timing/l2_merge.py (the misses) and timing/l1_order.py (all)
+    # global loads: one row per (warp, line) with an L1 miss -- the warp's index in `warps`, the line,
+    # and the sector masks (memory.l1.hierarchy_batch's g_info: L1 misses in bits 0-3) -- for
+    # timing/l2_merge.py; the groups that hit too (bits 0-3 zero) where the launch asked for them
+    # (MemorySystem.record_load_hits, for timing/l1_order.py)
     ld_warp: np.ndarray | None = None
     ld_line: np.ndarray | None = None
     ld_info: np.ndarray | None = None

@@ -156,3 +156,26 @@ def test_overriding_a_field_that_does_not_exist_is_an_error():
     with pytest.raises(TypeError, match="l1_loads_in_issue_orders"):
         with overridden(l1_loads_in_issue_orders=True):
             pass
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_the_trace_keeps_the_loads_hit_groups_only_for_the_timed_walk(engine):
+    """The in-time L2 merging reads a load's (warp, line) groups with an L1 miss; the groups that
+    hit are recorded only when the timed L1 walk will read them (the switch on), and the misses
+    are the same either way."""
+    kernel = sg.RawModule(code=REREAD).get_function("reread_rows")
+    x = sg.asarray(np.ones(16 * 1024, np.float32))
+
+    def groups():
+        rep = kernel((2,), (256,), (x, sg.zeros(16, np.float32), np.int32(1024)), trace=True, engine=engine)
+        loads = [ev for ev in rep.trace.memory if ev.space == "global" and ev.op == "ld"]
+        return [(ev.step, w, line, info) for ev in loads
+                for w, line, info in zip(ev.ld_warp.tolist(), ev.ld_line.tolist(), ev.ld_info.tolist())]
+
+    off = groups()
+    with overridden(l1_loads_in_issue_order=True):
+        on = groups()
+    hits = [g for g in on if g[3] & 15 == 0]
+    assert off and all(g[3] & 15 for g in off)
+    assert len(hits) >= len(off)  # the second pass hits: one row of 4 KB per warp fits the L1
+    assert [g for g in on if g[3] & 15] == off
