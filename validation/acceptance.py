@@ -74,7 +74,8 @@ def suite_checks(name: str) -> list[tuple[str, str, float, float, bool, str]]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--jobs", type=int, default=2, help="suites simulated side by side (default 2)")
-    ap.add_argument("--suite", action="append", help=f"only these suites (names: {', '.join(SUITES)})")
+    ap.add_argument("--suite", nargs="+", action="extend", choices=list(SUITES), metavar="NAME",
+                    help=f"only these suites (names: {', '.join(SUITES)})")
     opts = ap.parse_args()
     names = [n for n in (opts.suite or SUITES) if all(p.exists() for p in SUITES[n])]
     with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
