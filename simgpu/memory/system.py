@@ -211,7 +211,7 @@ class MemorySystem:
         self._pc: dict[int, dict[str, float]] = {}
         self._pc_kind: dict[int, tuple[str, str]] = {}
         self.merging_in_time = False  # apply_timed_merging was called for this kernel
-        self.l1_moved_by_issue_order = None  # apply_timed_l1's net sectors moved to hits (None: not called)
+        self.l1_moved_by_timed_l1 = None  # apply_timed_l1's net sectors moved to hits (None: not called)
         self.dram.reset()
 
     # ------------------------------------------------------------------ accesses
@@ -460,14 +460,15 @@ class MemorySystem:
                 raise ValueError(f"the timed store sequencer left a negative count at pc {pc}")
 
     def apply_timed_l1(self, hit_delta_by_pc: np.ndarray) -> None:
-        """Replace the functional walk's global-load L1 hits by those of the issue order
-        (timing/l1_order.py): hit_delta_by_pc[pc] load sectors move from L1 misses to hits (negative:
+        """Replace the functional walk's global-load L1 hits by those of the timed walk
+        (timing/l1_order.py: on the replay's SMs, in its issue order or the functional one):
+        hit_delta_by_pc[pc] load sectors move from L1 misses to hits (negative:
         the other way). The L2 read lookups move with them in the share pc's L1 misses had of its
         lookups (read misses merged between SMs, memory/l1.py, send none): a sector that now hits
         takes that share from pc's L2 read hits first, then its misses; one that now misses adds it
         as L2 read hits (the SM read it before, so the L2 holds it). DRAM traffic does not change."""
         delta = np.asarray(hit_delta_by_pc, np.int64)
-        self.l1_moved_by_issue_order = int(delta.sum())
+        self.l1_moved_by_timed_l1 = int(delta.sum())
         c = self._ctr["global"]
         l1 = self._l1[("global", "ld")]
         for pc in np.flatnonzero(delta):
@@ -572,8 +573,8 @@ class MemorySystem:
         m["simgpu__l2_read_merging_in_time"] = float(self.merging_in_time)
         # global-load L1 hit sectors the timing model's issue order added (negative: took away) to the
         # functional walk's (timing/l1_order.py); absent where the launch was not walked in that order
-        if self.l1_moved_by_issue_order is not None:
-            m["simgpu__l1_hit_sectors_moved_by_issue_order.sum"] = float(self.l1_moved_by_issue_order)
+        if self.l1_moved_by_timed_l1 is not None:
+            m["simgpu__l1_hit_sectors_moved_by_timed_l1.sum"] = float(self.l1_moved_by_timed_l1)
         m["lts__t_sectors_srcunit_tex_op_write.sum"] = float(wr)
         m["lts__t_sectors_srcunit_tex_op_atom.sum"] = float(at)
         m["lts__t_sectors_srcunit_tex_op_red.sum"] = float(rdc)

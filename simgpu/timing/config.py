@@ -289,6 +289,19 @@ class TimingConfig:
     # ~40,000 cycles behind the old ones, where 81 % hits need every CTA of the SM within a few
     # loop iterations. With those fixed (timing issue) this should come on.
     l1_loads_in_issue_order: bool = False
+    # The same walk in the functional engines' order (each memory row at its trace step), but on the
+    # SMs the replay ran the CTAs on, for launches of more than one wave: past the first wave the
+    # replay starts a CTA on the SM where a slot frees first, as the H200 does
+    # (benchmarks/microbench/dispatch_rounds), where the functional engines deal every wave out in
+    # the same SM order, so that CTA i + k * ctas_per_wave always shares an SM with CTA i.
+    # validation/typical14 switch_interp (CTA j reads table group j mod 4, 132 SMs): 96.77 -> 96.19 %
+    # hits, the H200's 8,321,024 hit sectors exactly; L2 reads -18.6 -> +6.2 %. Over the 182 recorded
+    # launches (2026-12-03, side by side): L1 hit rates of im2col_3x3 3.98 -> 4.74 (H200 4.72),
+    # batched_gemm_z 0.12 -> 1.11 (1.22), bias_gelu_vec4 32.51 -> 32.26 (32.26), col_major_read
+    # 0.00 -> 0.20 (0.98), coo_spmv_atomic 12.11 -> 11.97 (12.59); L1 within 3 points 171 -> 171,
+    # L2 reads within 2 % 146 -> 145 (bias_gelu_vec4 +1.46 -> +2.15 %), kernel times unchanged.
+    # Ignored where l1_loads_in_issue_order is on (that walk uses the replay's SMs too).
+    l1_loads_on_replay_sms: bool = True
     # ... and so does a store of up to this many lines whose every line has a store of its CTA still
     # on the path (benchmarks/microbench/l1_stores multiline.cu, H200 2026-12-01: a warp's 2 or 3
     # stores right behind each other to the same 2-16 lines (8-32 sectors) reach L2 once per sector
@@ -467,6 +480,13 @@ class TimingConfig:
             l2_line_units=round(v("atomic_global_distinct_addresses_per_ns", c.atomics_per_ns) * 4 / 32
                                / v("atomic_global_same_address_ptx_red_per_ns", c.same_address_atomics_per_ns)),
         )
+
+    def timed_l1_walk(self, waves: int) -> bool:
+        """Whether the global loads' L1 hits of a launch of this many waves (its CTAs over those the
+        GPU holds at once, rounded up) are walked again after the replay (l1_order.py): in issue
+        order always; on the replay's SMs only past one wave, since the first wave's CTAs sit on the
+        same SMs in the functional engines and in the replay."""
+        return self.l1_loads_in_issue_order or (self.l1_loads_on_replay_sms and waves > 1)
 
     def describe(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

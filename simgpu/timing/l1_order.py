@@ -1,6 +1,16 @@
-"""Global loads' L1 hits decided in the order the replay issued them.
+"""Global loads' L1 hits walked again after the replay: on the SMs the replay ran the CTAs on, in
+the functional order (on by default, launches of more than one wave) or in the replay's issue order
+(off by default).
 
-The functional engines take the warps of an SM in step: at each pc every ready warp of the wave
+Which SM: the functional engines deal every wave of CTAs out in the same SM order
+(core/dispatch.py), so CTA i + k * ctas_per_wave always shares an SM, and its L1, with CTA i. Past
+the first wave the H200 starts a CTA on the SM where a slot frees first, and so does the replay.
+validation/typical14 switch_interp reads table group j mod 4 in CTA j: with 132 SMs each SM sees one
+group in the functional walk (96.77 % hits) and all four on the H200 (96.19 %); walked in the
+functional order on the replay's SMs (config l1_loads_on_replay_sms) the hits are the H200's to the
+sector. Single-wave launches are not walked in that mode: their CTAs sit on the same SMs in both.
+
+Which order: the functional engines take the warps of an SM in step: at each pc every ready warp of the wave
 issues together, and memory/l1.py walks that instruction for all of them before the next. Where an
 SM's lines are read twice with more lines than its L1 holds in between, the order decides what is
 still there. validation/typical13 cross_entropy_rows reads each warp's 4,000-byte row twice: with
@@ -12,14 +22,15 @@ After the replay, `timed_l1_hits` walks every global load's and global store's l
 an L1 per SM of the same geometry and policies as memory/l1.py (sets, ways, set index from the
 line's place in its allocation, LRU, empty ways first; loads allocate; stores write-allocate and
 mark their sectors valid; .cg/.cv/volatile loads drop the sectors, .lu hits and drops), row by
-row in the order of the replay's issue cycles (ties: the row order), each on the SM the replay ran
-its warp on. Per pc it returns the load sectors the functional walk counted as L1 hits and those the
-issue order gives (`L1Counts`); MemorySystem.apply_timed_l1 swaps them and moves the L2 read
-lookups with them, in the share of lookups pc's L1 misses had.
+row in the order given (the replay's issue cycles, or each row's place in the trace's step order;
+ties: the row order), each on the SM the replay ran its warp on. Per pc it returns the load sectors
+the functional walk counted as L1 hits and those the walk gives (`L1Counts`);
+MemorySystem.apply_timed_l1 swaps them and moves the L2 read lookups with them, in the share of
+lookups pc's L1 misses had.
 
-Where no line is evicted between two uses, both orders give the same hits (a sector's first
-touch on an SM misses, every later one hits, whatever the order), so only launches whose L1 runs
-out of room between reuses move. Not walked, and so left to the functional answer (the launch's
+On the same SMs, where no line is evicted between two uses, both orders give the same hits (a
+sector's first touch on an SM misses, every later one hits, whatever the order), so only launches
+whose L1 runs out of room between reuses move. Not walked, and so left to the functional answer (the launch's
 counts stay as they are): a launch with local memory (its lines share the L1), with a fence that
 invalidates L1 (CCTL.IVALL), with atomics on lines its loads read, or with no L1; a launch whose
 L1 started warm is cold at every launch (MemorySystem.begin_kernel) like this walk. Not modelled:
@@ -27,7 +38,7 @@ the store rule about a line still busy with the same warp's previous store (l1.p
 store marks its sectors valid. Latencies and L2 traffic in time are the replay's, from the
 functional answer; only the counters move.
 
-Off by default (config l1_loads_in_issue_order): the answer is only as good as the replay's order,
+The issue order is off by default (config l1_loads_in_issue_order): the answer is only as good as the replay's order,
 and that order lets an SM's warps drift further apart than the H200's. Over the 170 recorded
 launches (2026-12-03) it fixed some L1 hit rates (cross_entropy_rows 7.47 -> 21.05 %, H200 33.19;
 lower_bound_search 43.18 -> 41.73, H200 41.48) and broke others (validation/typical7
@@ -57,7 +68,7 @@ POLICY_CODES = {"ld_bypass": POLICY_BYPASS, "ld_last_use": POLICY_LAST_USE}
 
 @dataclass(frozen=True)
 class L1Counts:
-    """Per pc: global-load sectors the functional walk counted as L1 hits and those the issue order
+    """Per pc: global-load sectors the functional walk counted as L1 hits and those the timed walk
     gives (int64 [n_pc])."""
 
     functional_hits: np.ndarray

@@ -85,6 +85,9 @@ class Streams:
     load_off: np.ndarray = None  # int64 [rows + 1]
     load_line: np.ndarray = None  # int64
     load_info: np.ndarray = None  # uint16
+    # per row, its entry's index in the trace's flat step order (the functional engines' order), for
+    # the timed L1 walk in that order (config l1_loads_on_replay_sms); None where no walk is asked for
+    row_flat: np.ndarray = None  # int64
 
     def per_entry(self, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry (kind: the static
@@ -762,7 +765,7 @@ def _row_offsets(row: np.ndarray, n_rows: int) -> np.ndarray:
 def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,
                   clock_mhz: float, schedules: list[tuple[int, np.ndarray]] | None = None,
                   dram_bytes_per_pc: dict[int, float] | None = None,
-                  shadows: dict[int, int] | None = None) -> Streams:
+                  shadows: dict[int, int] | None = None, timed_l1: bool = False) -> Streams:
     """schedules: (block start pc, new pc order) per reordered basic block; dram_bytes_per_pc:
     DRAM bytes read per pc from the memory system (report.per_pc), which fixes how many sectors an
     L2 miss really fetched (64 B pairs); without it one sector per missed sector; shadows: if-converted
@@ -772,8 +775,8 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     its instructions are put back as entries with no memory work, so the block's scheduled order
     applies to that instance too. The global loads' L1-miss groups go into Streams.miss_* (for the
     replay's near/far lines, l2_sides.py, and the in-time merging, l2_merge.py), all their groups
-    into Streams.load_* where config l1_loads_in_issue_order asks for the L1 hits in issue order
-    (l1_order.py)."""
+    into Streams.load_* (and each row's step-order place into Streams.row_flat) where timed_l1 asks
+    for the timed L1 walk (l1_order.py; TimingConfig.timed_l1_walk)."""
     W = trace.num_warps
     n_pc = len(st.kind)
     if trace.n_steps:
@@ -824,6 +827,11 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     m, warp_off = _emit(st.kind, K_FREE, W, block_of_pc, starts, blk_off, blk_src, bucket_off, pcs, fidx)
     _lay_rows(row_pc, pcs, fidx, m, warp_off, rows, dest, warp_row0)
     del fidx
+    row_flat = None
+    if timed_l1:  # each row's entry's place in the trace's step order
+        named = np.flatnonzero(dest >= 0)
+        row_flat = np.full(len(rows), -1, np.int64)
+        row_flat[dest[named]] = named
     # the memory work, straight into the rows
     miss_pc, g_row, g_pc, n_g, groups, unit_groups, store_groups = _memory_work(
         trace, cfg, clock_mhz, step_pc, counts, fwarps, active, ascending, n_buckets, dest, rows, n_pc)
@@ -835,7 +843,7 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
             if 0 <= pc < n_pc and miss_pc[pc] > 0:
                 factor[pc] = float(by) / cfg.sector_bytes / miss_pc[pc]
     _scale_rows(rows, g_row, g_pc, n_g, factor)
-    ld_row, ld_line, ld_info = _sorted_by_row(groups) if cfg.l1_loads_in_issue_order else (
+    ld_row, ld_line, ld_info = _sorted_by_row(groups) if timed_l1 else (
         np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.uint16))
     g_row, g_line, g_info = (a[(groups[2] & 15) != 0] for a in groups)  # the L1-miss groups, in event order
     lines, g_line_idx = np.unique(g_line, return_inverse=True)
@@ -852,7 +860,8 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     return Streams(pcs[:m], rows, warp_row0, warp_off, cta_warp0, cta_nwarps, n_ctas, g_row, g_line, g_info,
                    g_line_idx, len(lines), np.argsort(g_row, kind="stable"), _row_offsets(u_row, len(rows)), u_line,
                    u_passes * (clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns),
-                   _row_offsets(s_row, len(rows)), s_line, s_info, _row_offsets(ld_row, len(rows)), ld_line, ld_info)
+                   _row_offsets(s_row, len(rows)), s_line, s_info, _row_offsets(ld_row, len(rows)), ld_line, ld_info,
+                   row_flat)
 
 
 # kinds that use the L1TEX path of their SM

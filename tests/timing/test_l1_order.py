@@ -14,7 +14,7 @@ from simgpu.timing.l1_order import POLICY_BYPASS, POLICY_LAST_USE, POLICY_PLAIN,
 L1_HIT_RATE = "l1tex__t_sector_hit_rate.pct"
 LD_HIT = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
 L2_READ = "lts__t_sectors_srcunit_tex_op_read.sum"
-MOVED = "simgpu__l1_hit_sectors_moved_by_issue_order.sum"
+MOVED = "simgpu__l1_hit_sectors_moved_by_timed_l1.sum"
 
 
 def _walk(loads, issue, warp_sm, *, sets=1, ways=4, policy=None, stores=None):
@@ -179,3 +179,43 @@ def test_the_trace_keeps_the_loads_hit_groups_only_for_the_timed_walk(engine):
     assert off and all(g[3] & 15 for g in off)
     assert len(hits) >= len(off)  # the second pass hits: one row of 4 KB per warp fits the L1
     assert [g for g in on if g[3] & 15] == off
+
+
+GROUPS = r"""
+extern "C" __global__ void group_table(const float* table, float* out, int spin) {
+    // CTA b reads 4 KB of the table, group b % 4 (128 sectors), and spins longer the higher its group
+    int g = blockIdx.x & 3;
+    float s = 0.0f;
+    for (int r = 0; r < 4; ++r) s += table[(g * 4 + r) * 256 + threadIdx.x];
+    for (int k = 0; k < g * spin; ++k) s = s * 0.999f + 1.0f;
+    out[blockIdx.x * 256 + threadIdx.x] = s;
+}
+"""
+
+
+def test_replay_sms_decide_which_ctas_share_an_l1():
+    """Past the first wave the replay starts a CTA on the SM where a slot frees first (as the H200
+    does), the functional engines on the same SM as the CTA one wave earlier. With 132 SMs and CTA b
+    reading table group b % 4, the functional walk gives each SM one group: 128 table sectors miss
+    per SM. Walked on the replay's SMs (l1_loads_on_replay_sms), an SM misses 128 sectors for each
+    group it ran, which the replay's own CTA placement (timeline cta_sm) says exactly; the table
+    (16 KB) never leaves an L1. The walk is the default for launches of more than one wave."""
+    kernel = sg.RawModule(code=GROUPS).get_function("group_table")
+    ctas = 132 * 8 * 4  # four waves of 8 CTAs an SM
+    table = sg.asarray(np.ones(16 * 256, np.float32))
+
+    def run():
+        return kernel((ctas,), (256,), (table, sg.zeros(ctas * 256, np.float32), np.int32(40)))
+
+    with overridden(l1_loads_on_replay_sms=False):
+        off = run()
+    on = run()  # the default
+    assert default_config().l1_loads_on_replay_sms
+    sectors = off.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
+    assert sectors == ctas * 8 * 4 * 4  # 8 warps, 4 loads, 4 sectors each
+    assert sectors - off.metrics[LD_HIT] == 132 * 128
+    cta_sm = np.asarray(on.timing.timeline["cta_sm"])
+    groups_per_sm = sum(len(set(np.flatnonzero(cta_sm == sm) % 4)) for sm in range(132))
+    assert groups_per_sm > 132  # the replay mixes the groups
+    assert sectors - on.metrics[LD_HIT] == 128 * groups_per_sm
+    assert on.metrics[MOVED] == on.metrics[LD_HIT] - off.metrics[LD_HIT]
