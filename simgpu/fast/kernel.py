@@ -815,9 +815,8 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
     counters add up per pc in gl_cnt = [requests, sectors, lines, hierarchy counters...]. With the
     trace on, a load's (warp, line) groups with an L1 miss (all of them if geo[5]) go to ev_groups =
     (warp in the event int32, line int64, info uint16, groups per event int64; ev_n[2] counts them),
-    as MemorySystem records them in `last`, and
-    ev_wf a load's L1TEX cycles per warp (coalescer.load_wavefronts), a store's CTA write-path cycles
-    (coalescer.store_write_cycles)."""
+    as MemorySystem records them in `last`, and ev_wf a load's L1TEX cycles per warp
+    (coalescer.load_wavefronts), a store's CTA write-path cycles (coalescer.store_write_cycles)."""
     (l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_stamp, l2_tags, l2_valid, l2_dirty, l2_lru, l2_stamp,
      merge_dom, sm_side, heap_lines) = caches
     l1_ways, l2_nsets, fetch_pair, write_hit, merge_cap = geo[0], geo[1], geo[2] != 0, geo[3] != 0, geo[4]

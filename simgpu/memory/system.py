@@ -462,9 +462,9 @@ class MemorySystem:
     def apply_timed_l1(self, hit_delta_by_pc: np.ndarray) -> None:
         """Replace the functional walk's global-load L1 hits by those of the timed walk
         (timing/l1_order.py: on the replay's SMs, in its issue order or the functional one):
-        hit_delta_by_pc[pc] load sectors move from L1 misses to hits (negative:
-        the other way). The L2 read lookups move with them in the share pc's L1 misses had of its
-        lookups (read misses merged between SMs, memory/l1.py, send none): a sector that now hits
+        hit_delta_by_pc[pc] load sectors move from L1 misses to hits (negative: the other way). The
+        L2 read lookups move with them in the share pc's L1 misses had of its lookups (read misses
+        merged between SMs, memory/l1.py, send none): a sector that now hits
         takes that share from pc's L2 read hits first, then its misses; one that now misses adds it
         as L2 read hits (the SM read it before, so the L2 holds it). DRAM traffic does not change."""
         delta = np.asarray(hit_delta_by_pc, np.int64)

@@ -320,7 +320,6 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
         grid_workspace, _ = dev.heap.allocate(16)
     malloc_heap = dev.malloc_heap() if lk.uses_malloc else None  # reserved at its first use, kept
     memsys = dev.memory_system(cfg) if memory_counters else None
-    waves = -(-n_ctas // (occ.ctas_per_sm * cfg.num_sms))  # of CTAs the GPU holds at once
     if memsys is not None:
         memsys.begin_kernel(total_shared, occ.ctas_per_sm, warm=warm_caches,
                             local_bytes_per_thread=lk.local_size,
@@ -329,7 +328,8 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                             code_key=id(lk), heap_bases=dev.heap.bases, threads_per_cta=threads,
                             preferred_carveout_pct=int(preferred),
                             ctas_other=min(v for k, v in occ.by_limit.items() if k != "shared memory"),
-                            record_load_hits=timing and default_config().timed_l1_walk(waves))
+                            record_load_hits=timing and default_config().timed_l1_walk(
+                                n_ctas, occ.ctas_per_sm * cfg.num_sms))
     bar = None
     if progress is not False:
         from tqdm.auto import tqdm

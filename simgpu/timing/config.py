@@ -481,12 +481,13 @@ class TimingConfig:
                                / v("atomic_global_same_address_ptx_red_per_ns", c.same_address_atomics_per_ns)),
         )
 
-    def timed_l1_walk(self, waves: int) -> bool:
-        """Whether the global loads' L1 hits of a launch of this many waves (its CTAs over those the
-        GPU holds at once, rounded up) are walked again after the replay (l1_order.py): in issue
-        order always; on the replay's SMs only past one wave, since the first wave's CTAs sit on the
-        same SMs in the functional engines and in the replay."""
-        return self.l1_loads_in_issue_order or (self.l1_loads_on_replay_sms and waves > 1)
+    def timed_l1_walk(self, n_ctas: int, resident_ctas: int) -> bool:
+        """Whether the global loads' L1 hits of a launch of n_ctas CTAs, of which the GPU holds
+        resident_ctas at once, are walked again after the replay (l1_order.py): in issue order
+        always; on the replay's SMs only past one wave, since the first wave's CTAs sit on the same
+        SMs in the functional engines and in the replay. The launch records the hit groups the walk
+        reads (MemorySystem.record_load_hits) and the replay walks them by this one answer."""
+        return self.l1_loads_in_issue_order or (self.l1_loads_on_replay_sms and n_ctas > resident_ctas)
 
     def describe(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

@@ -10,9 +10,9 @@ group in the functional walk (96.77 % hits) and all four on the H200 (96.19 %); 
 functional order on the replay's SMs (config l1_loads_on_replay_sms) the hits are the H200's to the
 sector. Single-wave launches are not walked in that mode: their CTAs sit on the same SMs in both.
 
-Which order: the functional engines take the warps of an SM in step: at each pc every ready warp of the wave
-issues together, and memory/l1.py walks that instruction for all of them before the next. Where an
-SM's lines are read twice with more lines than its L1 holds in between, the order decides what is
+Which order: the functional engines take the warps of an SM in step: at each pc every ready warp
+of the wave issues together, and memory/l1.py walks that instruction for all of them before the
+next. Where an SM's lines are read twice with more lines than its L1 holds in between, the order decides what is
 still there. validation/typical13 cross_entropy_rows reads each warp's 4,000-byte row twice: with
 64 warps an SM, in step, all 64 rows (256 KB) go through the 216 KB L1 before any is read again,
 and the second pass misses (7.5 % hits); on the H200 the warps drift apart and a third of the
@@ -30,16 +30,16 @@ lookups pc's L1 misses had.
 
 On the same SMs, where no line is evicted between two uses, both orders give the same hits (a
 sector's first touch on an SM misses, every later one hits, whatever the order), so only launches
-whose L1 runs out of room between reuses move. Not walked, and so left to the functional answer (the launch's
-counts stay as they are): a launch with local memory (its lines share the L1), with a fence that
+whose L1 runs out of room between reuses move. Not walked, and so left to the functional answer
+(the launch's counts stay as they are): a launch with local memory (its lines share the L1), with a fence that
 invalidates L1 (CCTL.IVALL), with atomics on lines its loads read, or with no L1; a launch whose
 L1 started warm is cold at every launch (MemorySystem.begin_kernel) like this walk. Not modelled:
 the store rule about a line still busy with the same warp's previous store (l1.py): here every
 store marks its sectors valid. Latencies and L2 traffic in time are the replay's, from the
 functional answer; only the counters move.
 
-The issue order is off by default (config l1_loads_in_issue_order): the answer is only as good as the replay's order,
-and that order lets an SM's warps drift further apart than the H200's. Over the 170 recorded
+The issue order is off by default (config l1_loads_in_issue_order): the answer is only as good as
+the replay's order, and that order lets an SM's warps drift further apart than the H200's. Over the 170 recorded
 launches (2026-12-03) it fixed some L1 hit rates (cross_entropy_rows 7.47 -> 21.05 %, H200 33.19;
 lower_bound_search 43.18 -> 41.73, H200 41.48) and broke others (validation/typical7
 wmma_gemm_f16 80.09 -> 60.46 %, H200 81.02, whose CTAs must stay within a few loop iterations of

@@ -293,8 +293,8 @@ def _l1_walkable(sr, st, row_entry: np.ndarray) -> bool:
     return True
 
 
-def _l1_in_issue_order(sr, st, linked, row_entry, e_issue, warp_sm, num_sms: int,
-                       l1_geometry: tuple) -> L1Counts:
+def _timed_l1_counts(sr, st, linked, row_entry, e_issue, warp_sm, num_sms: int,
+                     l1_geometry: tuple) -> L1Counts:
     """l1_order.timed_l1_hits over the streams and the replay's SMs, in the order `e_issue` gives the
     entries (the replay's issue cycles, or each row's place in the functional order)."""
     sets, ways, heap_lines = l1_geometry
@@ -368,7 +368,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     sm_side = None  # the measured partition sides (l2_sides.py), where they fit this GPU
     if cfg.l2_near_far_by_address and cfg.l2_sm_side is not None and len(cfg.l2_sm_side) == gpu.num_sms:
         sm_side = np.asarray(cfg.l2_sm_side, np.int64)
-    timed_l1 = l1_geometry is not None and cfg.timed_l1_walk(-(-n_ctas // max(1, ctas_per_sm * gpu.num_sms)))
+    timed_l1 = l1_geometry is not None and cfg.timed_l1_walk(n_ctas, ctas_per_sm * gpu.num_sms)
     sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc, shadows, timed_l1=timed_l1)
     merging_on = bool(cfg.l2_merge_in_time and merge_domain_of_sm is not None and len(merge_domain_of_sm))
     sides = _side_inputs(sr, cfg, sm_side, gpu.num_sms, trace.heap_bases, sm_side is not None or merging_on)
@@ -512,7 +512,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             if not cfg.l1_loads_in_issue_order:  # the functional order, on the replay's SMs
                 order = np.zeros(len(e_issue), np.int64)
                 order[row_entry] = sr.row_flat
-            l1_loads = _l1_in_issue_order(sr, st, linked, row_entry, order, warp_sm, num_sms, l1_geometry)
+            l1_loads = _timed_l1_counts(sr, st, linked, row_entry, order, warp_sm, num_sms, l1_geometry)
     t3 = time.perf_counter()
     return TimingResult(metrics=metrics, sm_cycles=sm_active, timeline=timeline, stalls=stalls, cycles=cycles,
                         time_ns=time_ns, host_seconds=t3 - t0, stalls_per_pc=stall, issue_cycle=e_issue,
