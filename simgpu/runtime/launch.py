@@ -22,7 +22,7 @@ from simgpu.runtime.device import current_device, current_gpu
 from simgpu.stats.data_pipe import shared_pipe_extra_wavefronts
 from simgpu.stats.report import LaunchReport, build_per_pc
 from simgpu.stats.trace import ExecutionTrace
-from simgpu.timing.config import default_config
+from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.isa import if_convertible_branches
 
 _PARAM_KIND = {"u8": "u", "u16": "u", "u32": "u", "u64": "u", "s8": "i", "s16": "i", "s32": "i", "s64": "i",
@@ -173,6 +173,9 @@ class PreparedLaunch:
     scheduler: str = "gto"
     keep_trace: bool = False
     registers_from: str = "estimated"  # "ptxas", "given" or "estimated" (LaunchReport.registers_from)
+    # the timing config in force when the launch was prepared: the engines recorded the trace for it
+    # (the load hit groups of the timed L1 walk), so the replay at finish uses the same one
+    timing_config: TimingConfig | None = None
     # the launch's arguments: their device arrays stay allocated while the launch can still run (a
     # stepper may hold it long after the caller dropped a temporary `sg.asarray(x)`)
     args: tuple = ()
@@ -320,6 +323,7 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
         grid_workspace, _ = dev.heap.allocate(16)
     malloc_heap = dev.malloc_heap() if lk.uses_malloc else None  # reserved at its first use, kept
     memsys = dev.memory_system(cfg) if memory_counters else None
+    tcfg = default_config()
     if memsys is not None:
         memsys.begin_kernel(total_shared, occ.ctas_per_sm, warm=warm_caches,
                             local_bytes_per_thread=lk.local_size,
@@ -328,8 +332,7 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                             code_key=id(lk), heap_bases=dev.heap.bases, threads_per_cta=threads,
                             preferred_carveout_pct=int(preferred),
                             ctas_other=min(v for k, v in occ.by_limit.items() if k != "shared memory"),
-                            record_load_hits=timing and default_config().timed_l1_walk(
-                                n_ctas, occ.ctas_per_sm * cfg.num_sms))
+                            record_load_hits=timing and tcfg.timed_l1_walk(n_ctas, occ.ctas_per_sm * cfg.num_sms))
     bar = None
     if progress is not False:
         from tqdm.auto import tqdm
@@ -343,6 +346,7 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
     recorder = ExecutionTrace() if (trace or timing) else None
     if recorder is not None:
         recorder.heap_bases = np.asarray(dev.heap.bases, np.int64)
+        recorder.load_hit_groups = memsys is not None and memsys.record_load_hits
     engine_cls = _engine_class(engine)
     # the dynamic shared memory (extern __shared__) starts aligned after the static variables: the
     # block's memory reaches that far, padding included
@@ -357,7 +361,7 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                     **({"max_warps_per_wave": n_ctas * -(-threads // 32)} if cooperative else {}))
     prepared = PreparedLaunch(kernel, lk, cfg, g, b, shared_mem, regs, occ, engine, memsys, recorder, bar,
                           timing=timing, scheduler=scheduler, keep_trace=trace, registers_from=regs_from,
-                          args=tuple(args))
+                          args=tuple(args), timing_config=tcfg)
     dev.heap.hold()
     prepared.heap_release = weakref.finalize(prepared, dev.heap.release)
     if grid_workspace:
@@ -453,6 +457,7 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
 
         timing_result = simulate_timing(lk, recorder, cfg, grid=g, block=b, ctas_per_sm=occ.ctas_per_sm,
                                         registers_per_thread=regs, policy=pl.scheduler, per_pc=per_pc,
+                                        config=pl.timing_config,
                                         merge_domain_of_sm=memsys.merge_dom if memsys is not None else None,
                                         merge_cap=memsys.merge_cap if memsys is not None else 0,
                                         l1_geometry=_l1_geometry(memsys))
@@ -472,7 +477,7 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
         # shuffles, %tid reads, ... ride the shared data pipe too (stats/data_pipe.py)
         metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"] += float(shared_pipe_extra_wavefronts(
             lk.instructions, stats.per_pc_warps, lk.mem_class, lk.target, -(-threads // 32),
-            converted=if_convertible_branches(lk, default_config().if_convert_max_instructions)))
+            converted=if_convertible_branches(lk, (pl.timing_config or default_config()).if_convert_max_instructions)))
         metrics["launch__occupancy_limit_shared_mem"] = float(shared_mem_limit(
             cfg, memsys.carveout_bytes, lk.shared_static + shared_mem))
         metrics.update(_shared_sass_wavefronts(lk.mem_class, memsys.per_instruction(), memsys.instruction_kinds()))

@@ -66,6 +66,9 @@ class ExecutionTrace:
         # start addresses of the global allocations at the launch (sorted): the timing model takes
         # a line's L2 partition from its offset in its allocation (timing/l2_sides.py)
         self.heap_bases: np.ndarray | None = None
+        # whether the loads' all-hit (warp, line) groups are in `memory` (MemorySystem.record_load_hits):
+        # the timed L1 walk (timing/l1_order.py) needs them and refuses a trace without them
+        self.load_hit_groups = False
 
     def add_wave(self, base: int, cta_of_warp_global: np.ndarray, sm_of_warp: np.ndarray) -> None:
         self.wave_base.append(base)

@@ -369,6 +369,13 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     if cfg.l2_near_far_by_address and cfg.l2_sm_side is not None and len(cfg.l2_sm_side) == gpu.num_sms:
         sm_side = np.asarray(cfg.l2_sm_side, np.int64)
     timed_l1 = l1_geometry is not None and cfg.timed_l1_walk(n_ctas, ctas_per_sm * gpu.num_sms)
+    if timed_l1 and not getattr(trace, "load_hit_groups", False):
+        # walking only the miss groups would count every hit of the launch as gone, silently
+        raise ValueError(
+            f"kernel {linked.name}: this timing config walks the global loads' L1 hits on the replay's SMs "
+            "(l1_loads_on_replay_sms / l1_loads_in_issue_order), but the trace was recorded without the "
+            "loads' hit groups (its launch ran under a config that does not walk them); launch again under "
+            "this config, or replay with both switches off")
     sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc, shadows, timed_l1=timed_l1)
     merging_on = bool(cfg.l2_merge_in_time and merge_domain_of_sm is not None and len(merge_domain_of_sm))
     sides = _side_inputs(sr, cfg, sm_side, gpu.num_sms, trace.heap_bases, sm_side is not None or merging_on)

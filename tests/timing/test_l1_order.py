@@ -219,3 +219,43 @@ def test_replay_sms_decide_which_ctas_share_an_l1():
     assert groups_per_sm > 132  # the replay mixes the groups
     assert sectors - on.metrics[LD_HIT] == 128 * groups_per_sm
     assert on.metrics[MOVED] == on.metrics[LD_HIT] - off.metrics[LD_HIT]
+
+
+def test_the_replay_uses_the_config_the_launch_was_prepared_under():
+    """A launch records the loads' hit groups for the config in force when it is prepared; a
+    stepper started inside an `overridden` block and run to the end outside it replays under the
+    same config, so its counters are those of a launch run wholly inside the block."""
+    from simgpu.core import stepper
+
+    kernel = sg.RawModule(code=GROUPS).get_function("group_table")
+    ctas = 132 * 8 * 2  # two waves: the default walks them
+    table = sg.asarray(np.ones(16 * 256, np.float32))
+
+    def args():
+        return (table, sg.zeros(ctas * 256, np.float32), np.int32(40))
+
+    with overridden(l1_loads_on_replay_sms=False):
+        inside = kernel((ctas,), (256,), args())
+        s = stepper.start(kernel, (ctas,), (256,), args(), trace=False)
+    late = s.run()
+    walked = kernel((ctas,), (256,), args())
+    assert MOVED not in inside.metrics and MOVED not in late.metrics
+    assert late.metrics[LD_HIT] == inside.metrics[LD_HIT]
+    assert walked.metrics[LD_HIT] != inside.metrics[LD_HIT]  # the walk moves hits here
+
+
+def test_walking_a_trace_recorded_without_the_hit_groups_is_an_error():
+    """simulate_timing called with a config that walks the L1 hits, on a trace whose launch did not
+    record the hit groups, would count every hit as gone; it says so instead."""
+    from simgpu.timing.model import simulate_timing
+
+    kernel = sg.RawModule(code=GROUPS).get_function("group_table")
+    ctas = 132 * 8 * 2
+    table = sg.asarray(np.ones(16 * 256, np.float32))
+    with overridden(l1_loads_on_replay_sms=False):
+        rep = kernel((ctas,), (256,), (table, sg.zeros(ctas * 256, np.float32), np.int32(0)), trace=True)
+    assert not rep.trace.load_hit_groups
+    with pytest.raises(ValueError, match="group_table.*without the loads' hit groups"):
+        simulate_timing(rep.linked, rep.trace, sg.current_gpu(), grid=rep.grid, block=rep.block,
+                        ctas_per_sm=rep.ctas_per_sm, registers_per_thread=rep.registers_per_thread,
+                        l1_geometry=(256, 4, np.zeros(1, np.int64)))
