@@ -177,7 +177,7 @@ class FastEngine(Engine):
         trace_on = self.trace is not None
         g_warp = np.zeros(2 * W * 32, np.int64)
         g_line = np.zeros(2 * W * 32, np.int64)
-        g_m8 = np.zeros(2 * W * 32, np.uint8)
+        g_m8 = np.zeros(2 * W * 32, np.uint16)  # sectors, and a store's partial ones (mark_partial_sectors)
         g_info = np.zeros(2 * W * 32, np.uint16)
         if trace_on and self._ev_groups[1].shape[0] < 64 * W + _TRACE_ENTRIES:  # room for any one step
             n = 64 * W + _TRACE_ENTRIES

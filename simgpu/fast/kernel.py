@@ -106,7 +106,7 @@ from simgpu.memory.banks import NUM_BANKS, warp_wavefronts_nb
 from simgpu.memory.coalescer import coalesce_nb, load_wavefronts, store_write_cycles
 from simgpu.memory.l1 import OP_LD, OP_ST, hierarchy_batch
 from simgpu.memory.l2 import N_COUNTERS
-from simgpu.memory.line_units import partial_store_lines
+from simgpu.memory.line_units import mark_partial_sectors, partial_store_lines
 
 R_NOREADY, R_FALLBACK, R_ACCOUNT, R_TRACE_FULL = 0, 1, 2, 3
 ST_GROUP = np.uint16(0x8000)  # ev_groups rows of a store's (warp, line) list, apart from its L2 line-unit rows
@@ -844,6 +844,8 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
         w_l1[i] = 0
         w_l2[i] = 0
     ng = coalesce_nb(g_addr[:n], g_mask[:n], nbytes, sectors[:n], lines[:n], g_warp, g_line, g_m8)
+    if code == OP_ST:  # the sectors each store writes in part, for the L2's fills
+        mark_partial_sectors(g_addr[:n], g_mask[:n], nbytes, g_warp, g_line, g_m8, ng)
     ctr = np.zeros(N_COUNTERS, np.int64)
     if ng:
         lo = g_sm[0]

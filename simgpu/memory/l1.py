@@ -113,11 +113,12 @@ def l1_set_of(line, nsets):
 
 
 @njit(cache=True, inline="always")
-def _l2_at(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr, side, parts, rel):
+def _l2_at(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr, side, parts, rel,
+           part=0):
     """l2_access with the line placed by rel, its offset in its allocation (home partition and set, so
     that neither depends on where earlier allocations put the array: l2.line_in_allocation)."""
     return l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr,
-                     home_partition(rel) if parts > 1 else 0, side, parts, rel)
+                     home_partition(rel) if parts > 1 else 0, side, parts, rel, part)
 
 
 @njit(cache=True, inline="always")
@@ -203,7 +204,10 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
         # L1 without a miss, benchmarks/microbench/l1_geometry, where the XOR fold of simgpu's
         # address, 512 B into a page, put 61 of its lines in some sets of 60 ways)
         rel = line_in_allocation(line, heap_lines)
-        m = np.int64(g_mask[i])
+        m = np.int64(g_mask[i]) & 15
+        # a store's sectors it writes in part, and of those, the ones with a word written in part
+        # (line_units.mark_partial_sectors; l2_access's `part`)
+        part = (np.int64(g_mask[i]) >> 4) & 15 | ((np.int64(g_mask[i]) >> 8) & 15) << 4
         cnt = popcount4(m)
         l1h = np.int64(0)
         l2h = np.int64(0)
@@ -249,7 +253,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
             ctr[C_L1_HIT] += h
             ctr[C_L1_MISS] += cnt - h
             l2h = _l2_at(L2_WRITE, line, m, l2_tags, l2_valid, l2_dirty, l2_lru,
-                            l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, rel)
+                         l2_nsets, fetch_pair, write_hit, l2_stamp, ctr, side, parts, rel, part)
         else:  # loads (global and local)
             miss = m
             if l1_ways > 0 and op == OP_LD_LAST_USE:

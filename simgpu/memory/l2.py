@@ -4,7 +4,8 @@ State is plain NumPy arrays (numba-friendly); with two partitions the first nset
 partition 0's, the rest partition 1's:
     tags  int64[sets, ways]   line address (addr >> 7), -1 = empty way
     valid uint8[sets, ways]   4-bit mask of valid sectors
-    dirty uint8[sets, ways]   4-bit mask of dirty sectors (only home entries get dirty)
+    dirty uint8[sets, ways]   4-bit mask of dirty sectors (only home entries get dirty); bits 4-7:
+                              the dirty sectors only written in part and never filled (partial)
     lru   int64[sets, ways]   last-use stamp (larger = more recent)
 Per-access logic is a small loop over the ways of one set (``l2_access``), compiled with numba.
 
@@ -14,8 +15,19 @@ Policies (see config.py for sources):
   of every missing sector, only sectors not already valid are read, 32 B each).
 * write (``st``, write-through from L1): write-allocate without a DRAM read (byte-masked sectors);
   sectors become valid + dirty. Counted as hits when ``write_hit`` (ncu behaviour, config.py).
-* atomic / reduction: read-modify-write at L2: hits/misses and DRAM fetch like a read, then dirty.
-* eviction (LRU way of the set, empty ways first): dirty sectors are written to DRAM (32 B each).
+  A sector the write covers in fewer than its 32 bytes (``part``), where the L2 held no full copy,
+  stays partial: the L2 reads its 32 B from DRAM when it writes it back (evicted) or when a read or
+  an atomic needs it. Measured, benchmarks/microbench/l2_fill: a byte stored into every sector of
+  256 MB read 31.1 B a sector from DRAM, half-sector (16 B) stores 31.0, whole-sector stores 0.
+  Where the write leaves a 4-byte word in part (byte and 16-bit stores) the L2 fills some sectors
+  at once: a byte into every sector of 16 MB that stays in L2 read 17 B a sector, where word stores
+  that leave sectors in part (validation/typical2 store_stride2, scatter_perm) read nothing more.
+  simgpu fills those from the far side at once (half of them; which half is not measured).
+* atomic / reduction: read-modify-write at L2: hits/misses like a read, then dirty; a miss fetches
+  the sector pair from the home side, the sector alone from the far side (48 B per atomic on
+  average, as measured in l2_fill; which side fetches what is not).
+* eviction (LRU way of the set, empty ways first): dirty sectors are written to DRAM (32 B each),
+  partial ones read first (32 B each).
 * set index: XOR-fold of the line's offset in its allocation (``set_line``) modulo the sets of a
   partition (stands in for the real, undocumented slice/set hash; no pathological power-of-two
   strides; the offset, not the address, so that a kernel's evictions do not depend on where earlier
@@ -164,13 +176,28 @@ def _entry(tags, valid, dirty, lru, s, line, stamp, ctr):
                 best_stamp = lru[s, w]
                 way = w
         if tags[s, way] != -1:
-            ctr[C_DRAM_WRITE_SECTORS] += popcount4(dirty[s, way])
+            d = np.int64(dirty[s, way])
+            ctr[C_DRAM_WRITE_SECTORS] += popcount4(d & 15)
+            ctr[C_DRAM_READ_SECTORS] += popcount4((d >> 4) & d & 15)  # partial sectors: filled, then written
         tags[s, way] = line
         valid[s, way] = 0
         dirty[s, way] = 0
     stamp[0] += 1
     lru[s, way] = stamp[0]
     return way
+
+
+@njit(cache=True, inline="always")
+def _whole(valid, dirty, s, w):
+    """The sectors of entry (s, w) the L2 holds in full: valid and not partial (written in part)."""
+    return np.int64(valid[s, w]) & ~(np.int64(dirty[s, w]) >> 4) & 15
+
+
+@njit(cache=True, inline="always")
+def _fill(valid, dirty, s, w, fetch):
+    """Sectors fetched from DRAM into entry (s, w): valid, and no longer partial."""
+    valid[s, w] = np.int64(valid[s, w]) | fetch
+    dirty[s, w] = np.int64(dirty[s, w]) & ~(fetch << 4) & 255
 
 
 @njit(cache=True, inline="always")
@@ -195,11 +222,12 @@ def _fetch(miss, v, fetch_pair):
 
 @njit(cache=True)
 def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_hit, stamp, ctr,
-              home=0, side=0, parts=1, set_line=-1):
+              home=0, side=0, parts=1, set_line=-1, part=0):
     """One L2 lookup of the sectors ``m`` (4-bit mask) of ``line`` by an SM beside partition
     ``side``, the line living in partition ``home`` (of ``parts``: 1 or 2, each nsets // parts sets)
     in the set of ``set_line`` (its offset in its allocation; -1: the line itself); updates state
-    and counters (module docstring).
+    and counters (module docstring). ``part``: the sectors of a write's m that it writes in part
+    (bits 0-3), and of those the ones with a 4-byte word written in part (bits 4-7).
 
     Returns the mask of sectors served without DRAM (a read's, an atomic's) or counted as write hits.
     """
@@ -214,13 +242,20 @@ def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_h
     if kind == L2_WRITE:
         hw = _entry(tags, valid, dirty, lru, hs, line, stamp, ctr)
         v = np.int64(valid[hs, hw])
+        d = np.int64(dirty[hs, hw])
         ctr[C_L2_WRITE_SECTORS] += n
         hm = m if write_hit else (v & m)
         h = popcount4(hm)
         ctr[C_L2_WRITE_HIT] += h
         ctr[C_L2_WRITE_MISS] += n - h
+        whole = v & ~(d >> 4) & 15  # sectors held in full before this write
+        partial = ((d >> 4) & ~m | np.int64(part) & m & ~whole) & 15
+        fill = partial & m & (np.int64(part) >> 4) if far else np.int64(0)
+        if fill:  # a word written in part from the far side: home fills the sector at once
+            ctr[C_DRAM_READ_SECTORS] += popcount4(fill)
+            partial &= ~fill
         valid[hs, hw] = v | m
-        dirty[hs, hw] = dirty[hs, hw] | m
+        dirty[hs, hw] = (d & 15) | m | (partial << 4)
         if far:  # forwarded to the home partition; this side keeps a (clean) copy of what it wrote
             ctr[C_FAB_WRITE] += n
             ctr[C_FAB_WRITE_HIT] += h
@@ -239,31 +274,31 @@ def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_h
             served = tex_hit
             if fab:
                 hw = _entry(tags, valid, dirty, lru, hs, line, stamp, ctr)
-                v = np.int64(valid[hs, hw])
+                v = _whole(valid, dirty, hs, hw)
                 ctr[C_FAB_READ] += popcount4(fab)
                 ctr[C_FAB_READ_HIT] += popcount4(fab & v)
                 served |= fab & v
                 fetch = _fetch(fab & ~v & 15, v, fetch_pair)
                 ctr[C_DRAM_READ_SECTORS] += popcount4(fetch)
-                valid[hs, hw] = v | fetch
+                _fill(valid, dirty, hs, hw, fetch)
             valid[cs, cw] = cp | m
             h = popcount4(tex_hit)
             ctr[C_L2_READ_HIT] += h
             ctr[C_L2_READ_MISS] += n - h
             return served
         hw = _entry(tags, valid, dirty, lru, hs, line, stamp, ctr)
-        v = np.int64(valid[hs, hw])
+        v = _whole(valid, dirty, hs, hw)
         hit = v & m
         h = popcount4(hit)
         ctr[C_L2_READ_HIT] += h
         ctr[C_L2_READ_MISS] += n - h
         fetch = _fetch(m & ~v & 15, v, fetch_pair)
         ctr[C_DRAM_READ_SECTORS] += popcount4(fetch)
-        valid[hs, hw] = v | fetch
+        _fill(valid, dirty, hs, hw, fetch)
         return hit
     # atomic / reduction: performed at home; no copy of the old value stays valid
     hw = _entry(tags, valid, dirty, lru, hs, line, stamp, ctr)
-    v = np.int64(valid[hs, hw])
+    v = _whole(valid, dirty, hs, hw)
     hit = v & m
     h = popcount4(hit)
     if kind == L2_ATOM:
@@ -277,9 +312,12 @@ def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_h
         ctr[C_FAB_ATOM_HIT] += h
     if parts > 1:
         _drop_copy(tags, valid, cs, line, m)
-    fetch = _fetch(m & ~v & 15, v, fetch_pair)
+    # an atomic's miss fetches 48 B on average (l2_fill: one atomic per 64 or 128 B of 16 MB), half
+    # the sector pairs a read fetches: the side that asks is not measured; simgpu fetches the pair
+    # for atomics from the home side and the sector alone for those forwarded from the far side
+    fetch = _fetch(m & ~v & 15, v, fetch_pair and not far)
     ctr[C_DRAM_READ_SECTORS] += popcount4(fetch)
-    valid[hs, hw] = v | fetch
+    _fill(valid, dirty, hs, hw, fetch)
     dirty[hs, hw] = dirty[hs, hw] | m
     return hit
 
@@ -309,13 +347,16 @@ class L2Cache:
         self.lru.fill(0)
         self.stamp[0] = 0
 
-    def access(self, kind: int, line: int, mask: int, ctr: np.ndarray, far: bool = False) -> int:
+    def access(self, kind: int, line: int, mask: int, ctr: np.ndarray, far: bool = False, part: int = 0) -> int:
         """One lookup from Python (tests, step-through); far: from the side away from the line's home
-        partition (`home_partition` of the line number itself; with one partition, never)."""
+        partition (`home_partition` of the line number itself; with one partition, never); part: the
+        sectors of a write's mask it writes in fewer than 32 bytes (bits 4-7: of those, the ones with a
+        4-byte word written in part)."""
         home = int(home_partition(np.int64(line))) if self.parts > 1 else 0
         side = home ^ 1 if far and self.parts > 1 else home
         return l2_access(kind, np.int64(line), np.uint8(mask), self.tags, self.valid, self.dirty, self.lru,
-                         self.nsets, self.fetch_pair, self.write_hit, self.stamp, ctr, home, side, self.parts)
+                         self.nsets, self.fetch_pair, self.write_hit, self.stamp, ctr, home, side, self.parts,
+                         -1, int(part))
 
     def seed_dirty(self, nbytes: int) -> None:
         """Put nbytes of dirty lines (ncu's cold-start leftovers, config.l2_dirty_bytes_at_cold_start)

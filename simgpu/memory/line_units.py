@@ -56,31 +56,39 @@ def atomic_line_groups(addr: np.ndarray, mask: np.ndarray) -> tuple[np.ndarray, 
     return sr[grp], sa[grp] // LINE_BYTES, np.add.reduceat(passes, grp).astype(np.int64)
 
 
+@njit(cache=True, inline="always")
+def _sector_coverage(addr, mask, w, nbytes, secs, cov):
+    """The sectors warp row w's active lanes write (secs, in the order of their first lane) and the
+    bytes of each they write (cov: 32 bits a sector); returns how many. Accesses are aligned (nbytes
+    1, 2, 4, 8 or 16 at a multiple of nbytes), so none crosses a sector."""
+    ns = 0
+    for lane in range(addr.shape[1]):
+        if not mask[w, lane]:
+            continue
+        a = addr[w, lane]
+        s = a >> 5
+        bits = ((np.uint64(1) << np.uint64(nbytes)) - np.uint64(1)) << np.uint64(a & 31)
+        k = 0
+        while k < ns and secs[k] != s:
+            k += 1
+        if k == ns:
+            secs[ns] = s
+            cov[ns] = np.uint64(0)
+            ns += 1
+        cov[k] |= bits
+    return ns
+
+
 @njit(cache=True)
 def partial_store_lines(addr, mask, nbytes, out_row, out_line):
     """The lines each warp row's store leaves partly written (some touched sector not written in all
     its 32 bytes), in row order and, within a row, in the order of their first lane; writes them to
-    out_row / out_line (room for 2 per lane) and returns how many. Accesses are aligned (nbytes 1, 2,
-    4, 8 or 16 at a multiple of nbytes), so none crosses a sector."""
+    out_row / out_line (room for 2 per lane) and returns how many."""
     n = 0
     secs = np.empty(64, np.int64)
     cov = np.empty(64, np.uint64)
     for w in range(addr.shape[0]):
-        ns = 0
-        for lane in range(addr.shape[1]):
-            if not mask[w, lane]:
-                continue
-            a = addr[w, lane]
-            s = a >> 5
-            bits = ((np.uint64(1) << np.uint64(nbytes)) - np.uint64(1)) << np.uint64(a & 31)
-            k = 0
-            while k < ns and secs[k] != s:
-                k += 1
-            if k == ns:
-                secs[ns] = s
-                cov[ns] = np.uint64(0)
-                ns += 1
-            cov[k] |= bits
+        ns = _sector_coverage(addr, mask, w, nbytes, secs, cov)
         first = n
         for k in range(ns):
             if cov[k] & _FULL == _FULL:
@@ -94,6 +102,35 @@ def partial_store_lines(addr, mask, nbytes, out_row, out_line):
                 out_line[n] = line
                 n += 1
     return n
+
+
+@njit(cache=True)
+def mark_partial_sectors(addr, mask, nbytes, g_warp, g_line, g_mask, n_groups):
+    """For a store's (warp row, line) groups (coalescer.coalesce_nb's, in row order; g_mask uint16):
+    set bit 4 + j of g_mask[i] where the row writes sector j of the line in fewer than its 32 bytes,
+    and bit 8 + j too where it writes some 4-byte word of it in part. The L2 fills such sectors from
+    DRAM (memory/l2.py, benchmarks/microbench/l2_fill)."""
+    secs = np.empty(64, np.int64)
+    cov = np.empty(64, np.uint64)
+    row = np.int64(-1)
+    ns = 0
+    for i in range(n_groups):
+        if g_warp[i] != row:
+            row = g_warp[i]
+            ns = _sector_coverage(addr, mask, row, nbytes, secs, cov)
+        m = np.int64(g_mask[i]) & 15
+        part = np.int64(0)
+        sub = np.int64(0)
+        for k in range(ns):
+            if secs[k] >> 2 != g_line[i] or not (m >> (secs[k] & 3)) & 1 or cov[k] & _FULL == _FULL:
+                continue
+            bit = np.int64(1) << (secs[k] & 3)
+            part |= bit
+            for word in range(8):
+                nib = (cov[k] >> np.uint64(4 * word)) & np.uint64(15)
+                if nib != 0 and nib != 15:
+                    sub |= bit
+        g_mask[i] = m | (part << 4) | (sub << 8)
 
 
 def partial_store_groups(addr: np.ndarray, mask: np.ndarray, nbytes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -66,7 +66,7 @@ from simgpu.memory.l2 import (
     SIDE_PARTITIONS,
     L2Cache,
 )
-from simgpu.memory.line_units import atomic_line_groups, partial_store_groups
+from simgpu.memory.line_units import atomic_line_groups, mark_partial_sectors, partial_store_groups
 from simgpu.memory.topology import domain_of_sm
 
 _NO_MERGE = np.zeros(0, np.int64)
@@ -289,9 +289,11 @@ class MemorySystem:
         lines = np.zeros(k, np.int64)
         g_warp = np.empty(cap, np.int64)
         g_line = np.empty(cap, np.int64)
-        g_mask = np.empty(cap, np.uint8)
+        g_mask = np.empty(cap, np.uint16)  # sectors, and for stores the partial ones (mark_partial_sectors)
         g_info = np.zeros(cap, np.uint16)
         n_groups = coalesce_nb(addr, mask, size, sectors, lines, g_warp, g_line, g_mask)
+        if code in (OP_ST, OP_LOCAL_ST):  # the sectors each store writes in part, for the L2's fills
+            mark_partial_sectors(addr, mask, size, g_warp, g_line, g_mask, n_groups)
         ctr = np.zeros(N_COUNTERS, np.int64)
         w_l1 = np.zeros(k, np.int64)
         w_l2 = np.zeros(k, np.int64)
