@@ -1,5 +1,5 @@
 """Kernel time (gpu__time_duration.sum) of every recorded launch, simulated again now against what
-the H200 measured: validation/typical to typical10, typical12 to typical14, clusters and the
+the H200 measured: validation/typical to typical10, typical12 to typical15, clusters and the
 calibration suite (the suites of l2_reads.py). Prints each launch's error, the mean absolute error
 per suite and over all.
 

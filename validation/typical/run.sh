@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Device run: a suite folder (default: this one; validation/typical2 too) through `simgpu compare`
 # (simulated, CuPy, ncu), plus the SASS that nvcc makes of its kernels.cu, into $OUT (default:
-# results/ in the suite folder).   bash validation/typical/run.sh [SUITE_FOLDER]
+# results/ in the suite folder).   bash validation/typical/run.sh [SUITE_FOLDER [COMPARE OPTIONS...]]
+# Options after the folder go to `simgpu compare` (e.g. --spec NAME ... to split a long suite over
+# two device calls, each into its own $OUT).
 set -u
 HERE=$(cd "${1:-$(dirname "$0")}" && pwd)
+shift $(( $# > 0 ? 1 : 0 ))
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 OUT=${OUT:-$HERE/results}
 mkdir -p "$OUT"
@@ -22,6 +25,6 @@ extra = ['smsp__sass_inst_executed_op_ldgsts.sum', 'l1tex__t_requests_pipe_lsu_m
 print(','.join(M + extra))")
 python3 -m simgpu.crosscheck.command --suite "$HERE/specs.py" --metrics "$M" --runs 10 --warmup 2 \
     --ncu-time-runs 3 --ncu-timeout 240 --json "$OUT/typical.json" --markdown "$OUT/typical.md" \
-    --ncu-log "$OUT/ncu" -q > "$OUT/compare.txt" 2>&1
+    --ncu-log "$OUT/ncu" -q "$@" > "$OUT/compare.txt" 2>&1
 echo "compare rc $?"
 tail -35 "$OUT/compare.txt"

@@ -109,8 +109,9 @@ def specs():
                     outputs=[2], reference=_u16_lut))
     n = 1 << 22
     out.append(dict(name="smem_double_atomic", kernel="smem_double_atomic", grid=(264,), block=(256,),
-                    args=[_rng(13).standard_normal(n, dtype=np.float32), _rng(14).integers(0, 1 << 20, n).astype(np.int32),
-                          np.zeros(64, np.float64), np.int32(n)], outputs=[2], reference=_double_hist,
+                    args=[_rng(13).standard_normal(n, dtype=np.float32),
+                          _rng(14).integers(0, 1 << 20, n).astype(np.int32), np.zeros(64, np.float64), np.int32(n)],
+                    outputs=[2], reference=_double_hist,
                     rtol=1e-9, atol=1e-9))
     n = 1 << 20
     out.append(dict(name="thread_chunk_sum", kernel="thread_chunk_sum", grid=(n // 256,), block=(256,),
