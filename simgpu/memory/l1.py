@@ -205,9 +205,9 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
         # address, 512 B into a page, put 61 of its lines in some sets of 60 ways)
         rel = line_in_allocation(line, heap_lines)
         m = np.int64(g_mask[i]) & 15
-        # a store's sectors it writes in part, and of those, the ones with a word written in part
-        # (line_units.mark_partial_sectors; l2_access's `part`)
-        part = (np.int64(g_mask[i]) >> 4) & 15 | ((np.int64(g_mask[i]) >> 8) & 15) << 4
+        # a store's sectors it writes in part (bits 4-7), and of those, the ones with a word written in
+        # part (bits 8-11): line_units.mark_partial_sectors; shifted down they are l2_access's `part`
+        part = np.int64(g_mask[i]) >> 4
         cnt = popcount4(m)
         l1h = np.int64(0)
         l2h = np.int64(0)

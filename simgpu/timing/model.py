@@ -369,7 +369,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     if cfg.l2_near_far_by_address and cfg.l2_sm_side is not None and len(cfg.l2_sm_side) == gpu.num_sms:
         sm_side = np.asarray(cfg.l2_sm_side, np.int64)
     timed_l1 = l1_geometry is not None and cfg.timed_l1_walk(n_ctas, ctas_per_sm * gpu.num_sms)
-    if timed_l1 and not getattr(trace, "load_hit_groups", False):
+    if timed_l1 and not trace.load_hit_groups:
         # walking only the miss groups would count every hit of the launch as gone, silently
         raise ValueError(
             f"kernel {linked.name}: this timing config walks the global loads' L1 hits on the replay's SMs "
