@@ -26,6 +26,7 @@ from simgpu.errors import UnsupportedInstructionError
 from simgpu.exec import alu, mbarrier, mma, mufu, wmma
 from simgpu.exec.values import TYPE_INFO, from_raw, imm_value, is_float, is_signed, to_raw, type_bits, type_bytes
 from simgpu.frontend.ptx.ast import Addr, Imm, Instruction, Reg, Special, Sym, Vec
+from simgpu.memory.banks import spin_lanes
 
 Exec = Callable[..., None]
 _TYPES = set(TYPE_INFO)
@@ -989,11 +990,19 @@ def _build_atom(ins, link, o: Operands):
     c = o.src(c_op, t) if c_op is not None else None
     d = o.dst(d_op, t) if d_op is not None else None
 
+    # ATOMS.CAST.SPIN, the CAS of ptxas's shared atomic-add loop (frontend/ptx/cas_loops.py marks
+    # it "spin"): only the first lane of each bank tries; the others fail (their result differs from
+    # the value they compare with) and go round the loop again (memory/banks.spin_lanes)
+    spin = "spin" in mods and op == "cas" and space == "shared"
+
     def f(ctx, ws, m):
         a = np.broadcast_to(np.asarray(addr(ctx, ws), np.uint64), m.shape)
         bv = np.broadcast_to(np.asarray(b(ctx, ws)), m.shape)
         cv = np.broadcast_to(np.asarray(c(ctx, ws)), m.shape) if c is not None else None
-        old = ctx.mem_atomic(space, ins, ws, m, a, size, t, op, bv, cv, is_red)
+        tried = spin_lanes(a.astype(np.int64), m, size) if spin else m
+        old = ctx.mem_atomic(space, ins, ws, tried, a, size, t, op, bv, cv, is_red)
+        if spin:
+            old = np.where(m & ~tried, np.asarray(bv, np.uint64) ^ np.uint64(1), old)
         if d is not None:
             d(ctx, ws, m, from_raw(old, raw_t))
     return f

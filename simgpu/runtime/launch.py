@@ -259,11 +259,12 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                    warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
                    memory_counters: bool = True, trace: bool = False,
                    fuse_shared_loads: bool = True, timing: bool = True, scheduler: str = "gto",
-                   engine: str | None = None, cooperative: bool | None = None) -> PreparedLaunch:
+                   engine: str | None = None, cooperative: bool | None = None,
+                   shared_cas_loops: bool = True) -> PreparedLaunch:
     """Check a launch as CUDA would and build its engine; see `launch` for the arguments."""
     cfg = get_preset(gpu) if gpu is not None else current_gpu()
     lim = cfg.limits
-    lk = kernel.linked
+    lk = kernel.module.linked(kernel.name, cas_loops=shared_cas_loops)
     _warn_unsimulated(lk)
     g = _dim3(grid, "grid")
     b = _dim3(block, "block")
@@ -373,7 +374,7 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
            warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
            memory_counters: bool = True, trace: bool = False, fuse_shared_loads: bool = True,
            timing: bool = True, scheduler: str = "gto", engine: str | None = None,
-           cooperative: bool | None = None) -> LaunchReport:
+           cooperative: bool | None = None, shared_cas_loops: bool = True) -> LaunchReport:
     """Run `kernel` on the simulated GPU and return its LaunchReport.
 
     Beyond CuPy's arguments: `gpu` picks a preset for this launch; `warm_caches` keeps the L2's contents
@@ -381,8 +382,10 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
     way, as the GPU invalidates them between launches); `registers` overrides the
     registers per thread (by default ptxas's count from NVRTC's cubin, else an estimate from the
     PTX); `trace` keeps the ExecutionTrace in the report; `fuse_shared_loads`
-    counts adjacent aligned scalar shared loads as one LDS.64/LDS.128, as ptxas emits them; `timing`
-    replays the launch through the timing model (kernel time, cycles, stall reasons) with the
+    counts adjacent aligned scalar shared loads as one LDS.64/LDS.128, as ptxas emits them;
+    `shared_cas_loops` runs a shared-memory f32/f64/64-bit integer atomicAdd as the CAS loop ptxas
+    makes of it (load, add, compare-and-swap, again for the lanes that lost), False as one atomic;
+    `timing` replays the launch through the timing model (kernel time, cycles, stall reasons) with the
     warp `scheduler` "gto" (greedy-then-oldest) or "lrr" (loose round-robin); `engine` is "fast" (numba)
     or "reference" (NumPy), default `simgpu.get_engine()`: both give bit-identical results;
     `cooperative` launches as cudaLaunchCooperativeKernel does (all CTAs resident, cooperative
@@ -391,7 +394,8 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
     prepared = prepare_launch(kernel, grid, block, args, shared_mem=shared_mem, gpu=gpu, warm_caches=warm_caches,
                               registers=registers, progress=progress, memory_counters=memory_counters,
                               trace=trace, fuse_shared_loads=fuse_shared_loads, timing=timing,
-                              scheduler=scheduler, engine=engine, cooperative=cooperative)
+                              scheduler=scheduler, engine=engine, cooperative=cooperative,
+                              shared_cas_loops=shared_cas_loops)
     t0 = time.perf_counter()
     compiling: list[float] = []
     try:

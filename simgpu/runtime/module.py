@@ -17,6 +17,7 @@ from simgpu.exec.program import LinkedKernel, function_addresses, link_kernel
 from simgpu.frontend.cubin import MachineCode, read_cubin
 from simgpu.frontend.nvrtc import compile_to_cubin, compile_to_ptx_named
 from simgpu.frontend.ptx import Module, parse_ptx
+from simgpu.frontend.ptx.cas_loops import lower_shared_cas_loops
 from simgpu.runtime.arrays import DeviceArray
 from simgpu.runtime.device import current_gpu
 
@@ -60,7 +61,8 @@ class RawModule:
                                                       name=self.source_name, name_expressions=self.name_expressions)
         self.ptx: str = ptx
         self.module: Module = parse_ptx(ptx)
-        self._linked: dict[str, LinkedKernel] = {}
+        self._linked: dict[tuple[str, bool], LinkedKernel] = {}
+        self._cas_module: Module | None = None  # self.module with shared atomic adds as CAS loops
         self._globals: dict[str, DeviceArray] = {}
         self._const_offsets: dict[str, int] = {}
         self._allocate_module_variables()
@@ -136,11 +138,19 @@ class RawModule:
             hint = " (C++ names are mangled: declare the kernel extern \"C\")"
         raise LaunchError(f"no kernel named {name!r} in the module; it has: {', '.join(names) or 'no kernels'}{hint}")
 
-    def linked(self, name: str) -> LinkedKernel:
-        if name not in self._linked:
+    def linked(self, name: str, cas_loops: bool = True) -> LinkedKernel:
+        """Kernel `name` linked for execution; `cas_loops`: with its shared-memory f32/f64/u64 atomic
+        adds as the CAS loops ptxas makes of them (frontend/ptx/cas_loops.py), else as single atomics."""
+        key = (name, bool(cas_loops))
+        if key not in self._linked:
+            module = self.module
+            if cas_loops:
+                if self._cas_module is None:
+                    self._cas_module = lower_shared_cas_loops(self.module)
+                module = self._cas_module
             globals_addr = {n: a.ptr for n, a in self._globals.items() if n not in self._const_offsets}
-            self._linked[name] = link_kernel(self.module, name, globals_addr, self._const_offsets)
-        return self._linked[name]
+            self._linked[key] = link_kernel(module, name, globals_addr, self._const_offsets)
+        return self._linked[key]
 
     def machine_code(self, name: str) -> MachineCode | None:
         """Registers and SASS size of kernel `name` as ptxas (inside NVRTC) compiles the module's CUDA C

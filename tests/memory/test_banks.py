@@ -115,3 +115,34 @@ def test_memory_system_counts_shared_atomics_like_loads():
     ms.shared_access("atom", 0, same, np.ones((1, 32), bool), 4)
     ms.shared_access("atom", 1, two_per_bank, np.ones((1, 32), bool), 4)
     assert ms.metrics()["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"] == 1 + 2
+
+
+# ---- the lanes a spinning CAS (ATOMS.CAST.SPIN) tries: the first active lane of each bank a phase
+
+def test_spin_lanes_analytic():
+    from simgpu.memory.banks import spin_lanes
+    assert spin_lanes((4 * LANE)[None], FULL, 4).sum() == 32  # 32 words in 32 banks
+    assert spin_lanes((128 * LANE)[None], FULL, 4).sum() == 1  # one bank
+    assert spin_lanes(np.zeros((1, 32), np.int64), FULL, 8).sum() == 2  # one double: once a half-warp
+    assert spin_lanes((8 * LANE)[None], FULL, 8).sum() == 32  # 16 bank pairs a half-warp
+    first = spin_lanes((128 * LANE)[None], LANE[None] >= 5, 4)
+    assert np.flatnonzero(first[0]).tolist() == [5]  # the lowest active lane
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(0, 255), min_size=32, max_size=32), st.lists(st.booleans(), min_size=32, max_size=32),
+       st.sampled_from([4, 8]))
+def test_spin_lanes_against_brute_force(words, active, size):
+    from simgpu.memory.banks import spin_lanes
+    addr = np.array(words, np.int64)[None] * size
+    mask = np.array(active, bool)[None]
+    got = spin_lanes(addr, mask, size)[0]
+    seen, want = set(), np.zeros(32, bool)
+    for lane in range(32):
+        if not mask[0, lane]:
+            continue
+        group = (lane // 16, (addr[0, lane] // 8) % 16) if size == 8 else (addr[0, lane] // 4) % 32
+        if group not in seen:
+            seen.add(group)
+            want[lane] = True
+    assert np.array_equal(got, want)
