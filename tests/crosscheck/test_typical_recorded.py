@@ -502,7 +502,9 @@ def test_fourteenth_batch_kernels_people_write():
 
 
 # typical15: ptxas turns a shared double atomicAdd into a CAS loop (770,135 ATOMS and 770,663 LDS for
-# 131,072 warp `atom.shared.add.f64`); bank-arbitration wavefronts on conflict-free and random-index
+# 131,072 warp `atom.shared.add.f64`), which simgpu runs too (frontend/ptx/cas_loops.py) but with
+# more trips (893,390 LDS: its warps reach the atomic together, benchmarks/microbench/shared_cas),
+# and the loop's 64-bit LDS wavefronts over it; bank-arbitration wavefronts on conflict-free and random-index
 # shared code (as KNOWN_GAPS'); one more RED sector of random atomics than the same-word passes give
 # (as bitset_atomic_or); 23 fewer L2 write sectors of random byte stores (store combining).
 _SHARED_WAVEFRONTS = {f"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{op}.sum" for op in ("ld", "st")}

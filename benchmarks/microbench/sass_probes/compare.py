@@ -106,7 +106,9 @@ KNOWN_GAPS = {
                   "from 48 MB, as the H200 itself for l2_capacity's lock-step reuse: 1.87x at 48 MB), "
                   "and 9-12 % of the second pass hits L1 (simgpu 3 %)",
     "shared_atomics_same": "a float atomicAdd on shared memory is a CAS loop in SASS (LDS + ATOMS.CAST.SPIN + "
-                           "BRA); its trip count depends on contention between warps (H200: 771 LDS for 8 warps)",
+                           "BRA), run as one (frontend/ptx/cas_loops.py); 4 warps of 32 lanes on one word "
+                           "take more trips on the H200 (771 LDS for 8 warps) than simgpu's warps in step "
+                           "(shared_cas README)",
 }
 
 
