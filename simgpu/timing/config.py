@@ -139,6 +139,12 @@ class TimingConfig:
 
     # ---------------------------------------------------------------- memory latencies (cycles)
     lat_shared: int = 23  # latency_shared_cycles 23.0 (LDS pointer chase)
+    # The CAS of ptxas's shared atomic-add loop (ATOMS.CAST.SPIN, frontend/ptx/cas_loops.py), until
+    # the branch can test it: benchmarks/microbench/shared_cas latency.cu, a chain of one-trip float
+    # atomicAdd loops takes 124 cycles a trip on the H200 (a plain ATOMS.CAS chain 45, LDS 39) and 98
+    # in simgpu with the CAS at lat_shared, so 23 + 26. Other shared atomics take lat_shared (ATOMS.ADD
+    # / EXCH chains 41 / 40 cycles against LDS's 39).
+    lat_shared_cas_spin: int = 49
     lat_l1_hit: int = 32  # latency_l1_hit_cycles 32.2
     lat_local_l1_hit: int = 29  # latency_local_cycles 29.0
     lat_l2_near: int = 280  # latency_l2_hit_cycles 279.6 (<= 24 MB working set)

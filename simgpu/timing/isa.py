@@ -162,7 +162,7 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
             return K_FREE, P_NONE, 0, 0, SB_WAIT
         if space == "const":
             return K_CONST, P_LSU, cfg.lat_const, 1, SB_LONG
-        return _memory_kind(mem_class, cfg)
+        return _memory_kind(mem_class, cfg, spin=op == "atom" and "spin" in mods)
     if op in ("ld", "ldu", "st", "atom", "red", "tex", "tld4", "suld", "sust"):
         k = {"ld": K_GLD, "ldu": K_GLD, "st": K_GST, "tex": K_GLD, "tld4": K_GLD, "suld": K_GLD,
              "sust": K_GST}.get(op, K_GATOM)
@@ -227,9 +227,12 @@ def _classify_wmma(ins, mem_class: str | None, cfg: TimingConfig):
     return k, p, lat, n, sb
 
 
-def _memory_kind(mem_class: str | None, cfg: TimingConfig):
-    """A shared, local or global / generic access of class "<space>_<op>" (None: a generic load)."""
+def _memory_kind(mem_class: str | None, cfg: TimingConfig, spin: bool = False):
+    """A shared, local or global / generic access of class "<space>_<op>" (None: a generic load);
+    `spin`: the CAS of a shared atomic-add loop (frontend/ptx/cas_loops.py)."""
     space, _, what = (mem_class or "generic_ld").partition("_")
+    if space == "shared" and spin:
+        return K_SATOM, P_LSU, cfg.lat_shared_cas_spin, 1, SB_SHORT
     if space == "shared":
         return {"ld": K_SLD, "st": K_SST}.get(what, K_SATOM), P_LSU, cfg.lat_shared, 1, SB_SHORT
     if space == "local":

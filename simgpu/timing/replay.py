@@ -689,6 +689,8 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                     t1 = l1_free[sm] if l1_free[sm] > t else float(t)
                     l1_free[sm] = t1 + wf / l1_rate
                     base = mlat if (mlat >= 0 and k != K_SHFL) else lat[pc]
+                    if k == K_SATOM and lat[pc] > base:  # a spinning CAS takes longer than its banks
+                        base = lat[pc]
                     done_t = np.int64(np.ceil(t1)) + base
                 for j in range(MAX_DST):
                     reg = dst[pc, j]
