@@ -37,7 +37,6 @@ from simgpu.frontend.ptx.ast import Function, Instruction, Module, Reg, Sym
 
 _WIDTH = {"f32": "b32", "f64": "b64", "u64": "b64", "s64": "b64"}  # the CAS swaps raw bits of the width
 _SHARED = {"shared", "shared::cta"}
-NOTE = "atomicAdd on shared memory as ptxas emits it: a CAS loop"
 
 
 def lowered_atomic(ins: Instruction) -> bool:
@@ -106,7 +105,8 @@ def _cas_loop(ins: Instruction, n: int, registers: dict[str, str], labels: dict[
 
     def make(opcode: str, mods: tuple[str, ...], operands: list, text: str, guard: Reg | None = None,
              negated: bool = False) -> Instruction:
-        return Instruction(opcode, mods, operands, guard, negated, ins.line, f"{text}  // {NOTE}")
+        return Instruction(opcode, mods, operands, guard, negated, ins.line,
+                           f"{text}  // {ins.full_opcode} as ptxas emits it: a CAS loop")
 
     out = []
     if ins.guard is not None:  # the atomic's guard skips the whole loop
