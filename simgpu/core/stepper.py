@@ -160,8 +160,8 @@ class _RecordingMemory:
                            result={kk: (v[:k] if isinstance(v, np.ndarray) else v) for kk, v in acc.result.items()})
             self.by_pc[pc] = first
 
-    def shared_access(self, op, pc, addr, mask, size, min_wavefronts=None):
-        out = self._inner.shared_access(op, pc, addr, mask, size, min_wavefronts)
+    def shared_access(self, op, pc, addr, mask, size, min_wavefronts=None, fixed_wavefronts=None):
+        out = self._inner.shared_access(op, pc, addr, mask, size, min_wavefronts, fixed_wavefronts)
         self._record("shared", op, pc, addr, mask, size)
         return out
 

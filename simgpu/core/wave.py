@@ -26,6 +26,7 @@ from simgpu.exec.memory import (
 from simgpu.exec.ops import atomic_apply
 from simgpu.exec.program import LinkedKernel
 from simgpu.exec.values import from_raw, to_raw
+from simgpu.memory.banks import spin_wavefronts
 
 LANES = np.arange(32, dtype=np.uint32)
 
@@ -280,7 +281,7 @@ class WaveContext:
         raise KernelRuntimeError(f"unknown state space {space} ({self.where()})")
 
     def _account(self, space: str, op: str, ws, m: np.ndarray, addr: np.ndarray, nbytes: int,
-                 min_wavefronts: np.ndarray | None = None) -> None:
+                 min_wavefronts: np.ndarray | None = None, spin: bool = False) -> None:
         ms = self.memsys
         if ms is None or not m.any():
             return
@@ -298,7 +299,8 @@ class WaveContext:
             if not rows.any():
                 return
             ms.shared_access(op, self.pc, addr[rows], m[rows], nbytes,
-                             None if min_wavefronts is None else min_wavefronts[rows])
+                             None if min_wavefronts is None else min_wavefronts[rows],
+                             spin_wavefronts(m[rows], nbytes) if spin else None)
         elif space == "local":
             if self.local_in_registers:
                 return
@@ -464,7 +466,9 @@ class WaveContext:
             counted = mm
             if sp == "global" and self.pc in self.lk.aggregated_atomics:  # one lane does the warp's
                 counted = mm & (np.cumsum(mm, axis=1) == 1)
-            self._account(sp, "red" if as_red else "atom", ws, counted, a, size * vec)
+            # the CAS of a shared atomic-add loop (frontend/ptx/cas_loops.py marks it "spin")
+            spin = sp == "shared" and "spin" in ins.mods
+            self._account(sp, "red" if as_red else "atom", ws, counted, a, size * vec, spin=spin)
             if vec == 1:
                 old_all[mm] = self._atomic_rmw(sp, ws, mm, a, size, t, op, b[mm],
                                                c[mm] if c is not None else None)

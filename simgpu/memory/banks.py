@@ -103,6 +103,18 @@ def spin_lanes(addr: np.ndarray, mask: np.ndarray, size: int) -> np.ndarray:
     return mask & ~earlier.any(axis=2)
 
 
+def spin_wavefronts(mask: np.ndarray, size: int) -> np.ndarray:
+    """int64[k]: the wavefronts of a spinning CAS (ATOMS.CAST.SPIN) whose trying lanes are `mask`
+    (spin_lanes: one a bank a phase): two for each phase with a lane, none of them a bank conflict.
+    benchmarks/microbench/shared_cas results/ncu_sass.csv: ncu's SASS-attributed wavefronts are 2.000
+    per float CAS in all ten float launches, whatever the contention, and 3.45 / 3.20 per double CAS
+    (two half-warp phases, not always both with a lane)."""
+    mask = np.asarray(mask, dtype=bool)
+    _, lanes_per_phase = _phase_layout(size)
+    phases = mask.reshape(mask.shape[0], 32 // lanes_per_phase, lanes_per_phase).any(axis=2)
+    return 2 * phases.sum(axis=1).astype(np.int64)
+
+
 def pair_packed(addr: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """bool[k]: lanes n and n^1 (or n and n^2) have equal addresses wherever both are active, and at
     least one such pair is active (a warp none of whose pairs has both lanes active does not pack:

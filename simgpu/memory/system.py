@@ -366,13 +366,16 @@ class MemorySystem:
             "dram_bytes_write": int(ctr[C_DRAM_WRITE_SECTORS]) * self.cfg.dram_atom_bytes,
         }, space=space, op=op)
 
-    def shared_access(self, op: str, pc: int, addr, mask, size: int, min_wavefronts=None) -> None:
+    def shared_access(self, op: str, pc: int, addr, mask, size: int, min_wavefronts=None,
+                      fixed_wavefronts=None) -> None:
         """op ld, st, atom, or ldgsts (a cp.async's shared write: in the shared wavefront total, not
         in op_st: the H200 counted none there for gemm_cp_async in validation/typical).
         min_wavefronts (per warp row, optional): the least wavefronts each access takes whatever its
         banks; for a cp.async, the global lines its lanes copy from: its data reaches shared memory a
         line at a time (benchmarks/microbench/data_pipe: 4-byte copies from two lines take two
-        wavefronts, one of them a bank conflict, where the banks alone need one)."""
+        wavefronts, one of them a bank conflict, where the banks alone need one).
+        fixed_wavefronts (per warp row, optional): what each access takes, none of it a bank conflict,
+        in place of the bank model's count (a spinning CAS: banks.spin_wavefronts)."""
         if op not in ("ld", "st", "atom", "ldgsts"):
             raise ValueError(f"shared op must be ld, st, atom or ldgsts, got {op!r}")
         addr = np.asarray(addr)
@@ -388,6 +391,9 @@ class MemorySystem:
                                     size, False, wf, ideal)  # atomics count like loads (banks.py)
         if min_wavefronts is not None:
             wf = np.maximum(wf, np.asarray(min_wavefronts, np.int64).reshape(k))
+        if fixed_wavefronts is not None:
+            wf = np.asarray(fixed_wavefronts, np.int64).reshape(k).copy()
+            ideal = wf.copy()
         inst = int(mask.any(axis=1).sum())
         wavefronts = int(wf.sum())
         conflicts = int((wf - ideal).sum())

@@ -134,6 +134,10 @@ def test_own_words_take_one_trip(hist):  # 32 words in 32 banks
     assert rep.metrics["smsp__sass_inst_executed_op_shared_ld.sum"] == 2 + 4  # + the two rounds of h, d reads
     np.testing.assert_array_equal(out[:32], 1.0)
     np.testing.assert_array_equal(old, 0.0)
+    # a spinning CAS takes two wavefronts a phase with a lane, none a bank conflict: the float CAS's
+    # one phase 2, the double CAS's two half-warps 4
+    assert rep.metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"] == 2 + 4
+    assert rep.metrics.get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_atom.sum", 0) == 0
 
 
 def test_one_word_takes_a_trip_per_lane(hist):

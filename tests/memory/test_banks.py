@@ -146,3 +146,10 @@ def test_spin_lanes_against_brute_force(words, active, size):
             seen.add(group)
             want[lane] = True
     assert np.array_equal(got, want)
+
+
+def test_spin_wavefronts_two_a_phase():
+    from simgpu.memory.banks import spin_wavefronts
+    lanes = np.stack([LANE == 0, LANE < 16, LANE >= 16, np.ones(32, bool), np.zeros(32, bool)])
+    assert spin_wavefronts(lanes, 4).tolist() == [2, 2, 2, 2, 0]
+    assert spin_wavefronts(lanes, 8).tolist() == [2, 2, 2, 4, 0]

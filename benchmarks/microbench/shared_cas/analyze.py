@@ -17,6 +17,8 @@ CASES = [
     ("f32_warp_bins", "warp_bins_f32", 264, 256, None), ("f32_own_word", "own_word_f32", 264, 256, None),
     ("u32_bins64", "hist_u32", 264, 256, 64), ("f32_bins16_8ctas", "hist_f32", 1056, 128, 16),
 ]
+SASS_WF_ATOM, SASS_WF_LD = ("sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_atom.sum",
+                            "sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum")
 ATOMS, LDS, WF_ATOM, WF_LD, INST, TIME = (
     "smsp__sass_inst_executed_op_shared_atom.sum", "smsp__sass_inst_executed_op_shared_ld.sum",
     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
@@ -36,11 +38,21 @@ def rows(path):
 
 
 def values(r) -> dict:
-    return {k: float(r[k].replace(",", "")) for k in (ATOMS, LDS, WF_ATOM, WF_LD, INST, TIME)
+    return {k: float(r[k].replace(",", "")) for k in (ATOMS, LDS, WF_ATOM, WF_LD, INST, TIME, SASS_WF_ATOM, SASS_WF_LD)
             if r.get(k) not in (None, "", "n/a")}
 
 
 def main() -> None:
+    if sys.argv[1:2] == ["--sass"]:  # run_sass.sh: wavefronts per instruction, hardware and SASS-attributed
+        for path in sys.argv[2:]:
+            print(path)
+            print(f"{'case':20s} {'ATOMS/op':>9s} {'wf/ATOMS hw':>11s} {'SASS':>6s} {'wf/LDS hw':>9s} {'SASS':>6s}")
+            for (name, _, grid, block, _), r in zip(CASES, rows(path)):
+                v = values(r)
+                a, ld = max(v[ATOMS], 1), max(v[LDS], 1)
+                print(f"{name:20s} {v[ATOMS] / warp_atomics(grid, block):9.3f} {v[WF_ATOM] / a:11.3f} "
+                      f"{v[SASS_WF_ATOM] / a:6.3f} {v[WF_LD] / ld:9.3f} {v[SASS_WF_LD] / ld:6.3f}")
+        return
     for path in sys.argv[1:]:
         print(path)
         print(f"{'case':20s} {'ATOMS/op':>9s} {'LDS/op':>7s} {'inst/op':>8s} {'wf/ATOMS':>9s} {'wf/LDS':>7s} {'us':>7s}")
