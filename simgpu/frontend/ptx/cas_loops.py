@@ -3,7 +3,9 @@
 The H200 has no shared-memory atomic add for f32, f64 or 64-bit integers: ptxas turns
 `atom.shared.add.f32` / `.f64` / `.u64` into a loop that loads the word (LDS), adds (FADD / DADD /
 IADD), swaps it in if nobody changed it meanwhile (ATOMS.CAST.SPIN, .64) and branches back for the
-lanes whose swap failed: five instructions a trip, as the SASS shows. Measured:
+lanes whose swap failed: four SASS instructions a trip, the CAS setting the predicate the branch
+tests (PTX's CAS returns the old value, so the loop here tests it with a setp: five instructions a
+trip, one more than the SASS in simgpu's instruction counts). Measured:
 benchmarks/microbench/sass_probes (32 lanes of 4 warps on one float: 771 LDS, 779 ATOMS for 8
 warps), validation/typical15 smem_double_atomic (64 random double bins, 8 warps a CTA: 770,135
 ATOMS and as many LDS for 131,072 warp atomics, 5.9 trips each) and benchmarks/microbench/shared_cas
