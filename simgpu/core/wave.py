@@ -26,6 +26,7 @@ from simgpu.exec.memory import (
 from simgpu.exec.ops import atomic_apply
 from simgpu.exec.program import LinkedKernel
 from simgpu.exec.values import from_raw, to_raw
+from simgpu.frontend.ptx.cas_loops import spinning_cas
 from simgpu.memory.banks import spin_wavefronts
 
 LANES = np.arange(32, dtype=np.uint32)
@@ -467,7 +468,7 @@ class WaveContext:
             if sp == "global" and self.pc in self.lk.aggregated_atomics:  # one lane does the warp's
                 counted = mm & (np.cumsum(mm, axis=1) == 1)
             # the CAS of a shared atomic-add loop (frontend/ptx/cas_loops.py marks it "spin")
-            spin = sp == "shared" and "spin" in ins.mods
+            spin = sp == "shared" and spinning_cas(ins)
             self._account(sp, "red" if as_red else "atom", ws, counted, a, size * vec, spin=spin)
             if vec == 1:
                 old_all[mm] = self._atomic_rmw(sp, ws, mm, a, size, t, op, b[mm],

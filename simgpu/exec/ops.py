@@ -26,6 +26,7 @@ from simgpu.errors import UnsupportedInstructionError
 from simgpu.exec import alu, mbarrier, mma, mufu, wmma
 from simgpu.exec.values import TYPE_INFO, from_raw, imm_value, is_float, is_signed, to_raw, type_bits, type_bytes
 from simgpu.frontend.ptx.ast import Addr, Imm, Instruction, Reg, Special, Sym, Vec
+from simgpu.frontend.ptx.cas_loops import spinning_cas
 from simgpu.memory.banks import spin_lanes
 
 Exec = Callable[..., None]
@@ -993,7 +994,7 @@ def _build_atom(ins, link, o: Operands):
     # ATOMS.CAST.SPIN, the CAS of ptxas's shared atomic-add loop (frontend/ptx/cas_loops.py marks
     # it "spin"): only the first lane of each bank tries; the others fail (their result differs from
     # the value they compare with) and go round the loop again (memory/banks.spin_lanes)
-    spin = "spin" in mods and op == "cas" and space == "shared"
+    spin = spinning_cas(ins)
 
     def f(ctx, ws, m):
         a = np.broadcast_to(np.asarray(addr(ctx, ws), np.uint64), m.shape)

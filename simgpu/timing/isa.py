@@ -17,6 +17,7 @@ from simgpu.exec import mma, wmma
 from simgpu.exec.ops import SIMD_VIDEO_OPCODES
 from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
+from simgpu.frontend.ptx.cas_loops import spinning_cas
 from simgpu.timing.config import TimingConfig
 
 # pipes (per sub-partition issue resources)
@@ -162,7 +163,7 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
             return K_FREE, P_NONE, 0, 0, SB_WAIT
         if space == "const":
             return K_CONST, P_LSU, cfg.lat_const, 1, SB_LONG
-        return _memory_kind(mem_class, cfg, spin=op == "atom" and "spin" in mods)
+        return _memory_kind(mem_class, cfg, spin=spinning_cas(ins))
     if op in ("ld", "ldu", "st", "atom", "red", "tex", "tld4", "suld", "sust"):
         k = {"ld": K_GLD, "ldu": K_GLD, "st": K_GST, "tex": K_GLD, "tld4": K_GLD, "suld": K_GLD,
              "sust": K_GST}.get(op, K_GATOM)

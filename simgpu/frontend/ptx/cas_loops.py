@@ -39,6 +39,13 @@ from simgpu.frontend.ptx.ast import Function, Instruction, Module, Reg, Sym
 
 _WIDTH = {"f32": "b32", "f64": "b64", "u64": "b64", "s64": "b64"}  # the CAS swaps raw bits of the width
 _SHARED = {"shared", "shared::cta"}
+SPIN = "spin"  # the internal modifier that marks the loop's CAS as ATOMS.CAST.SPIN
+
+
+def spinning_cas(ins: Instruction) -> bool:
+    """Whether `ins` is the CAS of a lowered loop (the one place the marker is read: exec/ops's
+    lanes that try, core/wave's wavefronts, timing/isa's latency)."""
+    return ins.opcode == "atom" and "cas" in ins.mods and SPIN in ins.mods and bool(_SHARED & set(ins.mods))
 
 
 def lowered_atomic(ins: Instruction) -> bool:
@@ -119,7 +126,7 @@ def _cas_loop(ins: Instruction, n: int, registers: dict[str, str], labels: dict[
     out += [
         make("ld", (space, t), [old, addr], f"ld.{space}.{t} {old.name}, {a}"),
         make("add", (t,), [new, old, value], f"add.{t} {new.name}, {old.name}, {_text(value)}"),
-        make("atom", (space, "cas", "spin", w), [got, addr, old, new],
+        make("atom", (space, "cas", SPIN, w), [got, addr, old, new],
              f"atom.{space}.cas.{w} {got.name}, {a}, {old.name}, {new.name}  (ATOMS.CAST.SPIN)"),
         make("setp", ("ne", w), [pred, got, old], f"setp.ne.{w} {pred.name}, {got.name}, {old.name}"),
         make("bra", (), [Sym(retry)], f"@{pred.name} bra {retry}", pred),
