@@ -295,6 +295,20 @@ class TimingConfig:
     # ~40,000 cycles behind the old ones, where 81 % hits need every CTA of the SM within a few
     # loop iterations. With those fixed (timing issue) this should come on.
     l1_loads_in_issue_order: bool = False
+    # The default walk (l1_order.py): each warp's global loads and stores between two waits on a
+    # global load or a barrier (its run) go through the L1 together, as a greedy (GTO) scheduler
+    # issues a warp's independent loads back to back; the runs are taken in the functional step of
+    # their first row (so an SM's warps stay within one run of each other, as the H200 keeps a CTA's
+    # warps within one loop step: benchmarks/microbench/warp_drift) and inside a step in the
+    # replay's issue order. Over the 194 recorded launches (2026-12-03, side by side against the
+    # functional order on the replay's SMs): validation/typical15 thread_chunk_sum (each thread's own
+    # 128 B read 4 loads at a time, 256 KB an SM) 0.00 -> 74.72 % L1 hits (H200 79.53), L2 reads
+    # +117.2 -> +24.2 %; cross_entropy_rows 7.47 -> 8.64 % (33.19); causal_softmax_rows L2 reads +7.5
+    # -> +5.9 %; typical7 wmma_gemm_f16 stays 80.09 % (81.02, 60.46 in issue order); mean |error| of
+    # L2 read sectors 2.72 -> 2.25 %, of L1 hit rates 0.97 -> 0.58 points; within 2 % 160 -> 158
+    # (bf16_rmsnorm_vec8 -1.8 -> -5.0 %, coo_spmv_atomic +1.85 -> +2.06 %), L1 within 3 points
+    # 182 -> 182. Counters only: the replay's times come from the functional answer.
+    l1_loads_in_runs: bool = True
     # The same walk in the functional engines' order (each memory row at its trace step), but on the
     # SMs the replay ran the CTAs on, for launches of more than one wave: past the first wave the
     # replay starts a CTA on the SM where a slot frees first, as the H200 does
@@ -306,7 +320,8 @@ class TimingConfig:
     # batched_gemm_z 0.12 -> 1.11 (1.22), bias_gelu_vec4 32.51 -> 32.26 (32.26), col_major_read
     # 0.00 -> 0.20 (0.98), coo_spmv_atomic 12.11 -> 11.97 (12.59); L1 within 3 points 171 -> 171,
     # L2 reads within 2 % 146 -> 145 (bias_gelu_vec4 +1.46 -> +2.15 %), kernel times unchanged.
-    # Ignored where l1_loads_in_issue_order is on (that walk uses the replay's SMs too).
+    # Ignored where l1_loads_in_issue_order or l1_loads_in_runs is on (those walks use the replay's
+    # SMs too, for every launch).
     l1_loads_on_replay_sms: bool = True
     # ... and so does a store of up to this many lines whose every line has a store of its CTA still
     # on the path (benchmarks/microbench/l1_stores multiline.cu, H200 2026-12-01: a warp's 2 or 3
@@ -489,11 +504,13 @@ class TimingConfig:
 
     def timed_l1_walk(self, n_ctas: int, resident_ctas: int) -> bool:
         """Whether the global loads' L1 hits of a launch of n_ctas CTAs, of which the GPU holds
-        resident_ctas at once, are walked again after the replay (l1_order.py): in issue order
-        always; on the replay's SMs only past one wave, since the first wave's CTAs sit on the same
-        SMs in the functional engines and in the replay. The launch records the hit groups the walk
-        reads (MemorySystem.record_load_hits) and the replay walks them by this one answer."""
-        return self.l1_loads_in_issue_order or (self.l1_loads_on_replay_sms and n_ctas > resident_ctas)
+        resident_ctas at once, are walked again after the replay (l1_order.py): in issue order or
+        in runs always; in the functional order on the replay's SMs only past one wave, since the
+        first wave's CTAs sit on the same SMs in the functional engines and in the replay. The
+        launch records the hit groups the walk reads (MemorySystem.record_load_hits) and the replay
+        walks them by this one answer."""
+        return (self.l1_loads_in_issue_order or self.l1_loads_in_runs
+                or (self.l1_loads_on_replay_sms and n_ctas > resident_ctas))
 
     def describe(self) -> dict[str, object]:
         return {f.name: getattr(self, f.name) for f in fields(self)}

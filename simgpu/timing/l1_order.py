@@ -1,6 +1,6 @@
 """Global loads' L1 hits walked again after the replay: on the SMs the replay ran the CTAs on, in
-the functional order (on by default, launches of more than one wave) or in the replay's issue order
-(off by default).
+runs (the default), in the functional order (launches of more than one wave, where runs are off) or
+in the replay's issue order (off by default).
 
 Which SM: the functional engines deal every wave of CTAs out in the same SM order
 (core/dispatch.py), so CTA i + k * ctas_per_wave always shares an SM, and its L1, with CTA i. Past
@@ -37,6 +37,18 @@ L1 started warm is cold at every launch (MemorySystem.begin_kernel) like this wa
 the store rule about a line still busy with the same warp's previous store (l1.py): here every
 store marks its sectors valid. Latencies and L2 traffic in time are the replay's, from the
 functional answer; only the counters move.
+
+Runs (config l1_loads_in_runs, the default) keep the step where it matters and let a warp go
+ahead where the H200's does: a greedy (GTO) scheduler issues a warp's independent loads back to
+back until one waits for a load's data, so the L1 sees a warp's run of loads together. A run is a
+warp's memory rows between two waits on a global load or a barrier (the replay marks the entries
+that waited: e_waited); runs go through the L1 in the functional step of their first row, and the
+runs of one step in the replay's issue order. validation/typical15 thread_chunk_sum (each thread's
+own 128 B, read 4 floats a load, 4 loads a run) hits 0.00 % in step (a warp's next load of a line
+comes after the SM's 63 other warps brought in 2,016 lines), 74.72 % in runs (H200 79.53 %);
+loops whose every iteration waits for its load stay in step, as the H200 keeps a CTA's warps
+within one loop step (benchmarks/microbench/warp_drift), so typical7 wmma_gemm_f16 keeps its
+80.09 % (H200 81.02) where the issue order loses it.
 
 The issue order is off by default (config l1_loads_in_issue_order): the answer is only as good as
 the replay's order, and that order lets an SM's warps drift further apart than the H200's. Over the 170 recorded
@@ -128,6 +140,27 @@ def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_set, st_of
             valid[sm, s, w] = np.int64(valid[sm, s, w]) | (np.int64(st_info[j]) & 15)
             stamp += 1
             lru[sm, s, w] = stamp
+
+
+def run_order(warp_off: np.ndarray, row_step: np.ndarray, e_issue: np.ndarray, e_waited: np.ndarray,
+              row_entry: np.ndarray) -> np.ndarray:
+    """Per entry the walk key of the order in runs (module docstring): its run's first row's
+    functional step (row_step), then its issue cycle. warp_off: each warp's first entry (entries
+    run warp by warp); e_waited: per entry 1 where the warp waited on a global load or a barrier
+    before issuing it; row_entry: each memory row's entry. Entries without a row get 0."""
+    n = len(e_issue)
+    brk = np.asarray(e_waited, np.int64).copy()
+    first_entries = np.asarray(warp_off[:-1], np.int64)
+    brk[first_entries[first_entries < n]] = 1
+    run = np.cumsum(brk)
+    row_run = run[row_entry]
+    _, first = np.unique(row_run, return_index=True)  # rows come in entry order: a run's first row
+    start_step = np.zeros(int(row_run.max(initial=0)) + 1, np.int64)
+    start_step[row_run[first]] = np.asarray(row_step, np.int64)[first]
+    order = np.zeros(n, np.int64)
+    # issue cycles stay below 2**29 (replay.T_MAX)
+    order[row_entry] = (start_step[row_run] << 30) | np.asarray(e_issue, np.int64)[row_entry]
+    return order
 
 
 def timed_l1_hits(e_issue: np.ndarray, row_entry: np.ndarray, row_pc: np.ndarray, row_warp: np.ndarray,

@@ -43,7 +43,7 @@ from simgpu.timing.isa import (
     if_convertible_branches,
     schedule_block,
 )
-from simgpu.timing.l1_order import POLICY_CODES, POLICY_PLAIN, L1Counts, timed_l1_hits
+from simgpu.timing.l1_order import POLICY_CODES, POLICY_PLAIN, L1Counts, run_order, timed_l1_hits
 from simgpu.timing.l2_merge import MergeCounts, line_dram_sectors
 from simgpu.timing.l2_sides import gpc_line_offsets, group_homes
 from simgpu.timing.load_lines import MergeState, merge_state
@@ -334,8 +334,9 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     (TimingResult.l2_merging; MemorySystem.apply_timed_merging applies it to the counters).
 
     l1_geometry (optional): (sets, ways, heap_lines) of the launch's L1 (memory/l1.py); with it (and
-    config.l1_loads_in_issue_order) the global loads' L1 hits are redone in issue order
-    (TimingResult.l1_loads; MemorySystem.apply_timed_l1), unless l1_order.py leaves the launch out."""
+    config.timed_l1_walk) the global loads' L1 hits are redone on the replay's SMs, in runs, in issue
+    order or in the functional order (TimingResult.l1_loads; MemorySystem.apply_timed_l1), unless
+    l1_order.py leaves the launch out."""
     t0 = time.perf_counter()
     cfg = config or default_config()
     if policy not in POLICIES:
@@ -373,9 +374,9 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         # walking only the miss groups would count every hit of the launch as gone, silently
         raise ValueError(
             f"kernel {linked.name}: this timing config walks the global loads' L1 hits on the replay's SMs "
-            "(l1_loads_on_replay_sms / l1_loads_in_issue_order), but the trace was recorded without the "
-            "loads' hit groups (its launch ran under a config that does not walk them); launch again under "
-            "this config, or replay with both switches off")
+            "(l1_loads_in_runs / l1_loads_on_replay_sms / l1_loads_in_issue_order), but the trace was "
+            "recorded without the loads' hit groups (its launch ran under a config that does not walk them); "
+            "launch again under this config, or replay with the three switches off")
     sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc, shadows, timed_l1=timed_l1)
     merging_on = bool(cfg.l2_merge_in_time and merge_domain_of_sm is not None and len(merge_domain_of_sm))
     sides = _side_inputs(sr, cfg, sm_side, gpu.num_sms, trace.heap_bases, sm_side is not None or merging_on)
@@ -407,6 +408,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     e_rsn = np.zeros(nr, np.int8)
     e_thr_rsn = np.zeros(nr, np.int8)
     w_slot = np.full(W, -1, np.int64)
+    e_waited = np.zeros(N if timed_l1 and cfg.l1_loads_in_runs else 0, np.int8)
     sm_lat_off = np.zeros(num_sms, np.int64)  # per SM, its distance to the L2 beyond the mean
     if cfg.l2_sm_latency is not None and len(cfg.l2_sm_latency) == num_sms:
         lat_sm = np.asarray(cfg.l2_sm_latency, np.float64)
@@ -439,7 +441,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     np.asarray(cfg.dram_load_util, np.float64), np.asarray(cfg.dram_load_extra_cycles, np.float64),
                     np.asarray(cfg.l2_load_util, np.float64), np.asarray(cfg.l2_load_extra_cycles, np.float64),
                     e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
-                    rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, sides, merge,
+                    rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, e_waited, sides, merge,
                     (sr.unit_off, lines_in_allocation(sr.unit_line, trace.heap_bases), sr.unit_cycles,
                      int(cfg.l2_line_units)), stores, (_row_l2_lines(sr), cfg.l2_lines_per_ns / clock_ghz), writes)
     t2 = time.perf_counter()
@@ -516,7 +518,9 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             raise ValueError("timed L1: the memory rows do not match the entries that read one")
         if _l1_walkable(sr, st, row_entry):
             order = e_issue
-            if not cfg.l1_loads_in_issue_order:  # the functional order, on the replay's SMs
+            if cfg.l1_loads_in_runs:
+                order = run_order(sr.warp_off, sr.row_step, e_issue, e_waited, row_entry)
+            elif not cfg.l1_loads_in_issue_order:  # the functional order, on the replay's SMs
                 order = np.zeros(len(e_issue), np.int64)
                 order[row_entry] = sr.row_flat
             l1_loads = _timed_l1_counts(sr, st, linked, row_entry, order, warp_sm, num_sms, l1_geometry)

@@ -86,8 +86,11 @@ class Streams:
     load_line: np.ndarray = None  # int64
     load_info: np.ndarray = None  # uint16
     # per row, its entry's index in the trace's flat step order (the functional engines' order), for
-    # the timed L1 walk in that order (config l1_loads_on_replay_sms); None where no walk is asked for
+    # the timed L1 walk in that order (config l1_loads_on_replay_sms), and its step (the place of the
+    # step it was issued in, all warps at one pc together), for the walk in runs (l1_loads_in_runs);
+    # None where no walk is asked for
     row_flat: np.ndarray = None  # int64
+    row_step: np.ndarray = None  # int64
 
     def per_entry(self, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry (kind: the static
@@ -827,11 +830,12 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     m, warp_off = _emit(st.kind, K_FREE, W, block_of_pc, starts, blk_off, blk_src, bucket_off, pcs, fidx)
     _lay_rows(row_pc, pcs, fidx, m, warp_off, rows, dest, warp_row0)
     del fidx
-    row_flat = None
+    row_flat = row_step = None
     if timed_l1:  # each row's entry's place in the trace's step order
         named = np.flatnonzero(dest >= 0)
         row_flat = np.full(len(rows), -1, np.int64)
         row_flat[dest[named]] = named
+        row_step = np.searchsorted(np.cumsum(counts), row_flat, side="right").astype(np.int64)
     # the memory work, straight into the rows
     miss_pc, g_row, g_pc, n_g, groups, unit_groups, store_groups = _memory_work(
         trace, cfg, clock_mhz, step_pc, counts, fwarps, active, ascending, n_buckets, dest, rows, n_pc)
@@ -861,7 +865,7 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
                    g_line_idx, len(lines), np.argsort(g_row, kind="stable"), _row_offsets(u_row, len(rows)), u_line,
                    u_passes * (clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns),
                    _row_offsets(s_row, len(rows)), s_line, s_info, _row_offsets(ld_row, len(rows)), ld_line, ld_info,
-                   row_flat)
+                   row_flat, row_step)
 
 
 # kinds that use the L1TEX path of their SM

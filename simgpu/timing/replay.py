@@ -242,7 +242,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
            l1_rate, l2_rate, dram_rate, atom_rate,
            load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
-           rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot,
+           rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, e_waited,
            sides, merge, units, stores, l2_lines, writes):
     C = cta_warp0.shape[0]
     # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
@@ -555,6 +555,8 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                     stall[pc, zs[gs, F_THR_RSN]] += thr
                 stall[pc, R_NOT_SELECTED] += rest - thr
                 stall[pc, R_SELECTED] += 1
+                if e_waited.shape[0] and dep > 0 and (chosen_reason == R_LONG or chosen_reason == R_BARRIER):
+                    e_waited[e] = 1
                 if rec:
                     e_dep[e] = dep
                     e_thr[e] = thr

@@ -1,6 +1,7 @@
-"""Global loads' L1 hits in the replay's issue order (timing/l1_order.py): the same L1 walked again
-row by row in issue order; where nothing is evicted between uses the order cannot matter, where the
-lines overflow the L1 it decides what is still there."""
+"""Global loads' L1 hits walked again after the replay (timing/l1_order.py): the same L1 walked row
+by row in runs, in issue order or in the functional order on the replay's SMs; where nothing is
+evicted between uses the order cannot matter, where the lines overflow the L1 it decides what is
+still there."""
 
 import numpy as np
 import pytest
@@ -9,7 +10,7 @@ from hypothesis import strategies as st
 
 import simgpu as sg
 from simgpu.timing import default_config, overridden
-from simgpu.timing.l1_order import POLICY_BYPASS, POLICY_LAST_USE, POLICY_PLAIN, timed_l1_hits
+from simgpu.timing.l1_order import POLICY_BYPASS, POLICY_LAST_USE, POLICY_PLAIN, run_order, timed_l1_hits
 
 L1_HIT_RATE = "l1tex__t_sector_hit_rate.pct"
 LD_HIT = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
@@ -140,7 +141,8 @@ def test_rows_read_twice_past_the_l1_keep_hits_in_issue_order():
         assert np.all(out.get() == 64.0)  # lane 0: 32 of each pass's 1,024 ones, twice
         return rep.metrics
 
-    off = run()  # the default: the functional walk's hits
+    with overridden(l1_loads_in_runs=False):  # the functional walk's hits
+        off = run()
     with overridden(l1_loads_in_issue_order=True) as cfg:
         assert cfg.l1_loads_in_issue_order
         on = run()
@@ -172,7 +174,8 @@ def test_the_trace_keeps_the_loads_hit_groups_only_for_the_timed_walk(engine):
         return [(ev.step, w, line, info) for ev in loads
                 for w, line, info in zip(ev.ld_warp.tolist(), ev.ld_line.tolist(), ev.ld_info.tolist())]
 
-    off = groups()
+    with overridden(l1_loads_in_runs=False):
+        off = groups()
     with overridden(l1_loads_in_issue_order=True):
         on = groups()
     hits = [g for g in on if g[3] & 15 == 0]
@@ -207,10 +210,13 @@ def test_replay_sms_decide_which_ctas_share_an_l1():
     def run():
         return kernel((ctas,), (256,), (table, sg.zeros(ctas * 256, np.float32), np.int32(40)))
 
-    with overridden(l1_loads_on_replay_sms=False):
+    with overridden(l1_loads_on_replay_sms=False, l1_loads_in_runs=False):
         off = run()
-    on = run()  # the default
-    assert default_config().l1_loads_on_replay_sms
+    with overridden(l1_loads_in_runs=False):
+        on = run()
+    runs = run()  # the default: in runs, also on the replay's SMs; the table never leaves an L1,
+    assert runs.metrics[LD_HIT] == on.metrics[LD_HIT]  # so the order cannot matter
+    assert default_config().l1_loads_on_replay_sms and default_config().l1_loads_in_runs
     sectors = off.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
     assert sectors == ctas * 8 * 4 * 4  # 8 warps, 4 loads, 4 sectors each
     assert sectors - off.metrics[LD_HIT] == 132 * 128
@@ -234,7 +240,7 @@ def test_the_replay_uses_the_config_the_launch_was_prepared_under():
     def args():
         return (table, sg.zeros(ctas * 256, np.float32), np.int32(40))
 
-    with overridden(l1_loads_on_replay_sms=False):
+    with overridden(l1_loads_on_replay_sms=False, l1_loads_in_runs=False):
         inside = kernel((ctas,), (256,), args())
         s = stepper.start(kernel, (ctas,), (256,), args(), trace=False)
     late = s.run()
@@ -252,10 +258,75 @@ def test_walking_a_trace_recorded_without_the_hit_groups_is_an_error():
     kernel = sg.RawModule(code=GROUPS).get_function("group_table")
     ctas = 132 * 8 * 2
     table = sg.asarray(np.ones(16 * 256, np.float32))
-    with overridden(l1_loads_on_replay_sms=False):
+    with overridden(l1_loads_on_replay_sms=False, l1_loads_in_runs=False):
         rep = kernel((ctas,), (256,), (table, sg.zeros(ctas * 256, np.float32), np.int32(0)), trace=True)
     assert not rep.trace.load_hit_groups
     with pytest.raises(ValueError, match="group_table.*without the loads' hit groups"):
         simulate_timing(rep.linked, rep.trace, sg.current_gpu(), grid=rep.grid, block=rep.block,
                         ctas_per_sm=rep.ctas_per_sm, registers_per_thread=rep.registers_per_thread,
                         l1_geometry=(256, 4, np.zeros(1, np.int64)))
+
+
+def test_run_order_keeps_a_warps_run_together_and_the_runs_in_step():
+    """Two warps, each: two loads, a wait on the first load, one more load (entries 0-3 and 4-7,
+    rows at the loads). The walk key groups each warp's rows between waits (its run), orders the
+    runs by the functional step of their first row and, inside a step, by issue cycle. Warp 1's
+    first run issues after warp 0's second (cycles 100-101 against 50-51): in issue order warp 0's
+    second run would come first, in step order (lock step) the rows would alternate."""
+    warp_off, row_step = np.array([0, 4, 8]), np.array([0, 1, 3, 0, 1, 3])
+    row_entry = np.array([0, 1, 3, 4, 5, 7])
+    e_issue = np.array([0, 1, 50, 51, 100, 101, 160, 161])
+    waited = np.array([0, 0, 1, 0, 0, 0, 1, 0], np.int8)
+    key = run_order(warp_off, row_step, e_issue, waited, row_entry)
+    assert list(row_entry[np.argsort(key[row_entry], kind="stable")]) == [0, 1, 4, 5, 3, 7]
+    # no wait at all: each warp one run from step 0, warp by warp in issue order
+    key = run_order(warp_off, row_step, e_issue, np.zeros(8, np.int8), row_entry)
+    assert list(row_entry[np.argsort(key[row_entry], kind="stable")]) == [0, 1, 3, 4, 5, 7]
+    # a wait before every row: each run one row, so the order is the step order (ties: issue)
+    key = run_order(warp_off, row_step, e_issue, np.ones(8, np.int8), row_entry)
+    assert list(row_entry[np.argsort(key[row_entry], kind="stable")]) == [0, 4, 1, 5, 3, 7]
+
+
+CHUNKS = r"""
+extern "C" __global__ void chunk_sum(const float* in, float* out) {
+    // each thread sums its own 32 floats (one 128-byte line): a warp's load touches 32 lines, one
+    // sector each, and the same lane reads the line's sector again in the next 7 loads
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    const float* p = in + (size_t)t * 32;
+    float s = 0.0f;
+#pragma unroll 4
+    for (int k = 0; k < 32; ++k) s += p[k];
+    out[t] = s;
+}
+"""
+
+
+def test_run_order_lets_each_warp_reread_its_lines_before_the_others_evict_them():
+    """64 warps an SM (one wave) each read 32 lines 4 loads at a time (unrolled, loads before the
+    adds that wait for them): 2,048 lines (256 KB) an SM, more than the 216 KB L1. In the functional
+    order the SM's warps take each load in step, so between a lane's two reads of its sector the
+    other 63 warps bring in 2,016 lines and LRU has evicted it: almost nothing hits. In runs
+    (l1_loads_in_runs) a warp's four loads go through the L1 together, so at least 3 of each
+    4 reads of a sector hit (75 %); a line's 4 sectors miss once each, so at most 7 of 8 hit. The
+    L2 reads drop by at most the sectors moved (MemorySystem.apply_timed_l1 takes away a moved
+    sector's share of L2 lookups: misses merged on a sector already asked for looked up nothing)."""
+    kernel = sg.RawModule(code=CHUNKS).get_function("chunk_sum")
+    threads = 132 * 2048
+    x = sg.asarray(np.ones(threads * 32, np.float32))
+
+    def run():
+        out = sg.zeros(threads, np.float32)
+        rep = kernel((threads // 256,), (256,), (x, out))
+        assert np.all(out.get() == 32.0)
+        return rep.metrics
+
+    with overridden(l1_loads_in_runs=False) as cfg:
+        assert not cfg.l1_loads_in_runs
+        off = run()
+    on = run()  # the default
+    sectors = off["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
+    assert sectors == threads * 32
+    assert off[LD_HIT] < 0.05 * sectors
+    assert 0.75 * sectors <= on[LD_HIT] <= 0.875 * sectors
+    assert on[MOVED] == on[LD_HIT] - off[LD_HIT]
+    assert 0 < off[L2_READ] - on[L2_READ] <= on[MOVED]
