@@ -296,7 +296,7 @@ class TimingConfig:
     # loop iterations. With those fixed (timing issue) this should come on.
     l1_loads_in_issue_order: bool = False
     # The default walk (l1_order.py): each warp's global loads and stores between two waits on a
-    # global load or a barrier (its run) go through the L1 together, as a greedy (GTO) scheduler
+    # load's data or a barrier (its run) go through the L1 together, as a greedy (GTO) scheduler
     # issues a warp's independent loads back to back; the runs are taken in the functional step of
     # their first row (so an SM's warps stay within one run of each other, as the H200 keeps a CTA's
     # warps within one loop step: benchmarks/microbench/warp_drift) and inside a step in the

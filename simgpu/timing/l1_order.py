@@ -41,9 +41,10 @@ functional answer; only the counters move.
 Runs (config l1_loads_in_runs, the default) keep the step where it matters and let a warp go
 ahead where the H200's does: a greedy (GTO) scheduler issues a warp's independent loads back to
 back until one waits for a load's data, so the L1 sees a warp's run of loads together. A run is a
-warp's memory rows between two waits on a global load or a barrier (the replay marks the entries
-that waited: e_waited); runs go through the L1 in the functional step of their first row, and the
-runs of one step in the replay's issue order. validation/typical15 thread_chunk_sum (each thread's
+warp's memory rows between two waits on a long-scoreboard result (a global, local or constant
+load's, an atomic's) or a barrier (the replay marks the entries that waited: e_waited); runs go
+through the L1 in the functional step of their first row, and the runs of one step in the
+replay's issue order. validation/typical15 thread_chunk_sum (each thread's
 own 128 B, read 4 floats a load, 4 loads a run) hits 0.00 % in step (a warp's next load of a line
 comes after the SM's 63 other warps brought in 2,016 lines), 74.72 % in runs (H200 79.53 %);
 loops whose every iteration waits for its load stay in step, as the H200 keeps a CTA's warps

@@ -27,7 +27,10 @@ lg_throttle, mio_throttle, recorded when a scan saw it blocked) and the rest (no
 With `rec` the replay also keeps, per entry, that split (e_dep cycles of e_rsn, then e_thr cycles
 of e_thr_rsn, then not_selected, then the issue cycle) and, per warp, its slot on the SM (its
 sub-partition is slot % n_sub): simgpu.timing.cycles rebuilds every warp's state at every cycle
-from it, and the sum over cycles is exactly `stall`.
+from it, and the sum over cycles is exactly `stall`. Where `e_waited` has one slot per entry (the
+L1 walk in runs, l1_order.run_order, asks for it), an entry gets 1 if its warp waited on a
+long-scoreboard result (a global or local load or atomic, a constant load) or a barrier before
+issuing it.
 
 Layout (the cost on wide launches is cache misses, ~8k resident warps each touching its own lines
 between two of its issues, and calls): a warp's memory work is read from its own run of the
