@@ -307,7 +307,8 @@ class TimingConfig:
     # -> +5.9 %; typical7 wmma_gemm_f16 stays 80.09 % (81.02, 60.46 in issue order); mean |error| of
     # L2 read sectors 2.72 -> 2.25 %, of L1 hit rates 0.97 -> 0.58 points; within 2 % 160 -> 158
     # (bf16_rmsnorm_vec8 -1.8 -> -5.0 %, coo_spmv_atomic +1.85 -> +2.06 %), L1 within 3 points
-    # 182 -> 182. Counters only: the replay's times come from the functional answer.
+    # 182 -> 182. Counters only: the replay's times come from the functional answer. Ignored where
+    # l1_loads_in_issue_order is on.
     l1_loads_in_runs: bool = True
     # The same walk in the functional engines' order (each memory row at its trace step), but on the
     # SMs the replay ran the CTAs on, for launches of more than one wave: past the first wave the

@@ -408,7 +408,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     e_rsn = np.zeros(nr, np.int8)
     e_thr_rsn = np.zeros(nr, np.int8)
     w_slot = np.full(W, -1, np.int64)
-    e_waited = np.zeros(N if timed_l1 and cfg.l1_loads_in_runs else 0, np.int8)
+    walk_in_runs = timed_l1 and cfg.l1_loads_in_runs and not cfg.l1_loads_in_issue_order
+    e_waited = np.zeros(N if walk_in_runs else 0, np.int8)
     sm_lat_off = np.zeros(num_sms, np.int64)  # per SM, its distance to the L2 beyond the mean
     if cfg.l2_sm_latency is not None and len(cfg.l2_sm_latency) == num_sms:
         lat_sm = np.asarray(cfg.l2_sm_latency, np.float64)
@@ -517,8 +518,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         if len(row_entry) != len(sr.rows):
             raise ValueError("timed L1: the memory rows do not match the entries that read one")
         if _l1_walkable(sr, st, row_entry):
-            order = e_issue
-            if cfg.l1_loads_in_runs:
+            order = e_issue  # l1_loads_in_issue_order (off by default; where on, it wins)
+            if walk_in_runs:
                 order = run_order(sr.warp_off, sr.row_step, e_issue, e_waited, row_entry)
             elif not cfg.l1_loads_in_issue_order:  # the functional order, on the replay's SMs
                 order = np.zeros(len(e_issue), np.int64)
