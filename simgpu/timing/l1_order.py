@@ -147,20 +147,20 @@ def run_order(warp_off: np.ndarray, row_step: np.ndarray, e_issue: np.ndarray, e
               row_entry: np.ndarray) -> np.ndarray:
     """Per entry the walk key of the order in runs (module docstring): its run's first row's
     functional step (row_step), then its issue cycle. warp_off: each warp's first entry (entries
-    run warp by warp); e_waited: per entry 1 where the warp waited on a global load or a barrier
-    before issuing it; row_entry: each memory row's entry. Entries without a row get 0."""
+    run warp by warp); e_waited: per entry 1 where the warp waited on a long-scoreboard result or a
+    barrier before issuing it (replay.py); row_entry: each memory row's entry, ascending. Entries
+    without a row get 0."""
     n = len(e_issue)
-    brk = np.asarray(e_waited, np.int64).copy()
+    starts = np.asarray(e_waited, np.bool_).copy()  # entries that begin a run
     first_entries = np.asarray(warp_off[:-1], np.int64)
-    brk[first_entries[first_entries < n]] = 1
-    run = np.cumsum(brk)
-    row_run = run[row_entry]
-    _, first = np.unique(row_run, return_index=True)  # rows come in entry order: a run's first row
-    start_step = np.zeros(int(row_run.max(initial=0)) + 1, np.int64)
-    start_step[row_run[first]] = np.asarray(row_step, np.int64)[first]
+    starts[first_entries[first_entries < n]] = True
+    row_run = np.cumsum(starts, dtype=np.int32)[row_entry]  # prepare keeps a trace below 2**31 entries
+    new_run = np.ones(len(row_run), np.bool_)  # rows come in entry order: a run's rows are adjacent
+    new_run[1:] = row_run[1:] != row_run[:-1]
+    start_step = np.asarray(row_step, np.int64)[np.flatnonzero(new_run)][np.cumsum(new_run) - 1]
     order = np.zeros(n, np.int64)
     # issue cycles stay below 2**29 (replay.T_MAX)
-    order[row_entry] = (start_step[row_run] << 30) | np.asarray(e_issue, np.int64)[row_entry]
+    order[row_entry] = (start_step << 30) | np.asarray(e_issue, np.int64)[row_entry]
     return order
 
 
