@@ -258,8 +258,8 @@ def _build_binary(ins, link, o: Operands):
                 uy = y.astype(np.uint64) & np.uint64((1 << bits) - 1) if bits < 64 else np.asarray(y).view(np.uint64)
                 if op == "add":
                     carry = (ux + uy) > np.uint64((1 << bits) - 1) if bits < 64 else (ux + uy) < ux
-                else:
-                    carry = ux < uy  # borrow
+                else:  # the carry out of x + ~y + 1, as the hardware keeps it: 1 = no borrow
+                    carry = ux >= uy
                 ctx.set_carry(ws, m, carry)
             d(ctx, ws, m, np.broadcast_to(r, m.shape))
         return f
@@ -277,9 +277,9 @@ def _build_binary(ins, link, o: Operands):
                 r = x + y + cin
                 carry = (r > np.uint64((1 << bits) - 1)) if bits < 64 else \
                     ((r < x) | ((r == x) & (cin == 1) & (y != 0)))
-            else:
-                r = x - y - cin
-                carry = (x < y + cin) if bits < 64 else ((x < y) | ((x == y) & (cin == 1)))
+            else:  # x + ~y + CF: the flag is a carry (1 = no borrow), measured on the H200 (tests/exec)
+                r = x - y - (np.uint64(1) - cin)
+                carry = (x > y) | ((x == y) & (cin == 1))
             if cc:
                 ctx.set_carry(ws, m, carry)
             out = (r & np.uint64((1 << bits) - 1)).astype(npdt) if bits < 64 else r.view(npdt)
@@ -1189,7 +1189,7 @@ def _build_redux(ins, link, o: Operands):
             fill = info.max if op == "min" else info.min
             r = (np.min if op == "min" else np.max)(np.where(members, v, fill), axis=2)
         else:
-            fill = npdt.type(-1) if op == "and" else npdt.type(0)
+            fill = np.array(-1).astype(npdt) if op == "and" else npdt.type(0)  # all ones, any width
             fn = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[op]
             r = fn.reduce(np.where(members, v, fill), axis=2)
         d(ctx, ws, m, np.asarray(r, npdt))

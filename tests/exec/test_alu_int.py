@@ -419,6 +419,42 @@ def test_add_cc_addc_64bit_from_32bit_halves():
         assert got == [ref(x, y) for x, y in zip(a64, b64)], op
 
 
+@pytest.mark.parametrize("bits", [32, 64])
+def test_carry_flag_is_a_carry_after_a_subtraction(bits):
+    """CC.CF after sub.cc is the carry out of a + ~b + 1 (1: no borrow) and subc adds a + ~b + CF,
+    so a flag set by one kind of instruction can be read by the other: the H200 (2026-12-04, the
+    inline-asm chains below, NVRTC PTX under CuPy) gave, for (a, b) = (1, 2), (2, 1), (5, 5),
+    (max, 1), (0, max): sub.cc -> addc 0, 0: 0 1 1 1 0; add.cc -> subc 0, 0: -1 -1 -1 0 -1;
+    sub.cc -> subc 0, 0: -1 0 0 0 -1; add.cc -> addc 0, 0: 0 0 0 1 0. NVVM's inline 128-bit
+    division tests a subtraction's flag with addc (the sweep of 2026-12-04 found (2**64) / 3 wrong
+    while the flag meant a borrow)."""
+    t = f"u{bits}"
+    top = 2**bits - 1
+    xs = [1, 2, 5, top, 0]
+    ys = [2, 1, 5, 1, top]
+    measured = {("sub", "addc"): [0, 1, 1, 1, 0], ("add", "subc"): [-1, -1, -1, 0, -1],
+                ("sub", "subc"): [-1, 0, 0, 0, -1], ("add", "addc"): [0, 0, 0, 1, 0]}
+    for (first, second), want in measured.items():
+        body = f".reg .{t} %t; {first}.cc.{t} %t, %a, %b; {second}.{t} %d, 0, 0;"
+        got = tolist(run_op(body, [(t, arr(xs, t)), (t, arr(ys, t))], t))
+        assert got == [w % 2**bits for w in want], (first, second)
+
+
+def test_subc_chain_keeps_the_borrow_across_three_words():
+    """A 96-bit subtraction from 32-bit words (sub.cc, subc.cc, subc; the top words 5 and 2), against
+    Python integers."""
+    rng = np.random.default_rng(11)
+    a = [int(v) for v in rng.integers(0, 2**62, 32, dtype=np.int64)] + [0, 2**64 - 1, 1, 0]
+    b = [int(v) for v in rng.integers(0, 2**62, 32, dtype=np.int64)] + [1, 1, 2**64 - 1, 0]
+    words = lambda v, k: arr([(x >> (32 * k)) & 0xFFFFFFFF for x in v], "u32")  # noqa: E731
+    extra = "  .reg .u32 %t0, %t1, %t2;"
+    body = ("sub.cc.u32 %t0, %a, %c; subc.cc.u32 %t1, %b, %e; subc.u32 %t2, 5, 2; "
+            "mov.b64 %d, {%t1, %t2};")
+    got = tolist(run_op(body, [("u32", words(a, 0)), ("u32", words(a, 1)), ("u32", words(b, 0)),
+                               ("u32", words(b, 1))], "b64", extra))
+    assert got == [((x + (5 << 64) - y - (2 << 64)) % 2**96) >> 32 for x, y in zip(a, b)]
+
+
 # ------------------------------------------------------------------------------ integer compare, selp, min/max
 INT_CMPS = {"eq": lambda a, b: a == b, "ne": lambda a, b: a != b, "lt": lambda a, b: a < b,
             "le": lambda a, b: a <= b, "gt": lambda a, b: a > b, "ge": lambda a, b: a >= b,

@@ -285,3 +285,24 @@ def test_elect_sync_picks_the_lowest_active_named_lane(engine, mask, leader):
     sink = sg.zeros(64, np.int32)
     mod.get_function("elect_sink")((1,), (64,), (sink,), engine=engine)
     np.testing.assert_array_equal(sink.get(), (np.arange(64) % 32 == 0).astype(np.int32))
+
+
+AND_SRC = r"""
+extern "C" __global__ void and_redux(const unsigned* in, unsigned* out) {
+    unsigned v = in[threadIdx.x];
+    out[threadIdx.x] = __reduce_and_sync(0xffffffff, v);                  // redux.sync.and.b32
+    if (threadIdx.x < 16) out[32 + threadIdx.x] = __reduce_and_sync(0xffff, v);
+}
+"""
+
+
+def test_reduce_and_sync_on_unsigned():
+    """__reduce_and_sync over a full and a half warp (the sweep of 2026-12-04: an OverflowError from
+    the all-ones fill of an unsigned lane type)."""
+    rng = np.random.default_rng(5)
+    v = (rng.integers(0, 2**32, 32, dtype=np.uint64) | np.uint64(0xF0F00001)).astype(np.uint32)
+    out = sg.zeros(48, np.uint32)
+    sg.RawModule(code=AND_SRC).get_function("and_redux")((1,), (32,), (sg.asarray(v), out))
+    got = out.get()
+    assert np.all(got[:32] == np.bitwise_and.reduce(v))
+    assert np.all(got[32:] == np.bitwise_and.reduce(v[:16]))
