@@ -82,10 +82,12 @@ POLICY_CODES = {"ld_bypass": POLICY_BYPASS, "ld_last_use": POLICY_LAST_USE}
 @dataclass(frozen=True)
 class L1Counts:
     """Per pc: global-load sectors the functional walk counted as L1 hits and those the timed walk
-    gives (int64 [n_pc])."""
+    gives (int64 [n_pc]); per (warp, line) group of the global loads (Streams.load_*'s order) the
+    sectors the timed walk missed (uint8, a 4-bit mask), for the replay again (retime.py)."""
 
     functional_hits: np.ndarray
     timed_hits: np.ndarray
+    load_misses: np.ndarray | None = None
 
     def hit_delta(self) -> np.ndarray:
         return self.timed_hits - self.functional_hits
@@ -102,10 +104,11 @@ def _l1_sets(lines, heap_lines, nsets):
 
 @njit(cache=True)
 def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_set, st_off, st_line, st_info, st_set,
-          tags, valid, lru, wreq, f_hit, t_hit):
+          tags, valid, lru, wreq, f_hit, t_hit, ld_miss):
     """The rows in `order` through the per-SM L1 arrays (tags / valid / lru / wreq [sms, sets, ways],
     memory/l1.py's, whose lookup and victim choice this reuses); adds per pc the functional and the
-    timed load hit sectors."""
+    timed load hit sectors, and sets each load group's missed sectors (ld_miss, all asked for where
+    its row is not walked)."""
     ways = tags.shape[2]
     stamp = np.int64(0)
     for r in order:
@@ -127,6 +130,7 @@ def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_set, st_of
                 valid[sm, s, w] = v & ~m & 15
                 continue
             t_hit[pc] += popcount4(v & m)
+            ld_miss[j] = m & ~v & 15
             if pol == POLICY_LAST_USE:
                 valid[sm, s, w] = v & ~m & 15
                 continue
@@ -178,8 +182,9 @@ def timed_l1_hits(e_issue: np.ndarray, row_entry: np.ndarray, row_pc: np.ndarray
     t_hit = np.zeros(n_pc, np.int64)
     ld_off, ld_line, ld_info = load
     st_off, st_line, st_info = store
+    ld_miss = ((np.asarray(ld_info, np.int64) >> 12) & 15).astype(np.uint8)  # a group not walked misses all
     if ways <= 0 or not len(ld_line):
-        return L1Counts(f_hit, t_hit)
+        return L1Counts(f_hit, t_hit, ld_miss)
     has = (np.diff(ld_off) > 0) | (np.diff(st_off) > 0)
     rows = np.flatnonzero(has)
     t = np.asarray(e_issue, np.int64)[row_entry[rows]]
@@ -193,6 +198,6 @@ def timed_l1_hits(e_issue: np.ndarray, row_entry: np.ndarray, row_pc: np.ndarray
           ld_off, ld_line, ld_info, _l1_sets(ld_line, heap_lines, sets), st_off, st_line, st_info,
           _l1_sets(st_line, heap_lines, sets),
           np.full(shape, -1, np.int64), np.zeros(shape, np.uint8), np.zeros(shape, np.int64),
-          np.full(shape, -1, np.int64), f_hit, t_hit)
-    return L1Counts(f_hit, t_hit)
+          np.full(shape, -1, np.int64), f_hit, t_hit, ld_miss)
+    return L1Counts(f_hit, t_hit, ld_miss)
 

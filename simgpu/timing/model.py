@@ -49,10 +49,35 @@ from simgpu.timing.l2_sides import gpc_line_offsets, group_homes
 from simgpu.timing.load_lines import MergeState, merge_state
 from simgpu.timing.prepare import ROW_KINDS, build_streams
 from simgpu.timing.replay import N_REASONS, replay
+from simgpu.timing.retime import changed_share, walked_streams
 from simgpu.timing.store_lines import StoreCounts, pending_fills, store_rings
 
 POLICIES = {"gto": 0, "lrr": 1}
 RECORD_AUTO_LIMIT = 2_000_000  # record="auto" keeps the per-cycle record below this many warp instructions
+
+
+@dataclass
+class _Run:
+    """One replay's state and answers (simulate_timing may replay twice: retime.py)."""
+
+    e_issue: np.ndarray
+    warp_start: np.ndarray
+    warp_end: np.ndarray
+    warp_sm: np.ndarray
+    cta_start: np.ndarray
+    cta_end: np.ndarray
+    cta_sm: np.ndarray
+    stall: np.ndarray
+    sm_inst: np.ndarray
+    e_dep: np.ndarray
+    e_thr: np.ndarray
+    e_rsn: np.ndarray
+    e_thr_rsn: np.ndarray
+    w_slot: np.ndarray
+    e_waited: np.ndarray
+    merge: MergeState
+    store_counts: tuple
+    cycles: int = 0
 
 
 @dataclass
@@ -379,37 +404,18 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             "launch again under this config, or replay with the three switches off")
     sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc, shadows, timed_l1=timed_l1)
     merging_on = bool(cfg.l2_merge_in_time and merge_domain_of_sm is not None and len(merge_domain_of_sm))
-    sides = _side_inputs(sr, cfg, sm_side, gpu.num_sms, trace.heap_bases, sm_side is not None or merging_on)
-    merge = _merge_inputs(sides, cfg, merge_domain_of_sm if merging_on else None, merge_cap, gpu.num_sms,
-                          len(st.kind), _gpc_offsets(sr, cfg, gpu.num_sms, trace.heap_bases))
     W = len(sr.warp_off) - 1
     N = len(sr.e_pc)
     n_sub = gpu.sub_partitions_per_sm
     num_sms = gpu.num_sms
     ctas_per_sm = max(1, int(ctas_per_sm))
-    e_issue = np.full(N, -1, np.int64)
-    warp_start = np.zeros(W, np.int64)
-    warp_end = np.zeros(W, np.int64)
-    warp_sm = np.full(W, -1, np.int64)
-    cta_start = np.zeros(n_ctas, np.int64)
-    cta_end = np.zeros(n_ctas, np.int64)
-    cta_sm = np.full(n_ctas, -1, np.int64)
-    stall = np.zeros((len(st.kind), N_REASONS), np.int64)
-    sm_inst = np.zeros(num_sms, np.int64)
     bar_lat = int(round(cfg.bar_base_cycles + cfg.bar_per_warp_cycles * wpc))
     l2_rate = cfg.l2_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6)
     dram_rate = cfg.dram_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6)
     writes = _dram_write_costs(cfg, dram_w, gpu.sm_clock_mhz)
     atom_rate = cfg.atomics_per_ns / clock_ghz
     rec = bool(N <= RECORD_AUTO_LIMIT) if record == "auto" else bool(record)
-    nr = N if rec else 0
-    e_dep = np.zeros(nr, np.int32)
-    e_thr = np.zeros(nr, np.int32)
-    e_rsn = np.zeros(nr, np.int8)
-    e_thr_rsn = np.zeros(nr, np.int8)
-    w_slot = np.full(W, -1, np.int64)
     walk_in_runs = timed_l1 and cfg.l1_loads_in_runs and not cfg.l1_loads_in_issue_order
-    e_waited = np.zeros(N if walk_in_runs else 0, np.int8)
     sm_lat_off = np.zeros(num_sms, np.int64)  # per SM, its distance to the L2 beyond the mean
     if cfg.l2_sm_latency is not None and len(cfg.l2_sm_latency) == num_sms:
         lat_sm = np.asarray(cfg.l2_sm_latency, np.float64)
@@ -420,33 +426,76 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     # global stores meeting on their CTA's write path (store_lines.py), where the path is modelled
     stores_on = bool(cfg.store_sequencer and cfg.cta_store_queue_cycles > 0 and len(sr.store_line))
     n_pc = len(st.kind)
-    store_counts = (np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64))
-    rings = store_rings(num_sms * ctas_per_sm, stores_on, cfg.store_join_max_lines)
-    # a store into a line whose load is still on its way counts as a miss (store_lines.store_hits_lost)
-    pend_on = bool(stores_on and cfg.store_misses_pending_fill and len(sides[1]))
-    miss_lines = sr.miss_line[sr.miss_by_row] if pend_on else np.zeros(0, np.int64)
-    stores = (stores_on, sr.store_off, sr.store_line, sr.store_info, rings, *store_counts,
-              pending_fills(num_sms, pend_on, miss_lines))
-    t1 = time.perf_counter()
     slots = st.slots if st.slots is not None else np.ones(len(st.kind), np.int32)
-    cycles = replay(st.kind, st.pipe, st.lat, st.ii, slots, st.sb, st.src, st.dst, st.n_regs,
-                    sr.e_pc, sr.rows, sr.warp_row0,
-                    sr.warp_off, sr.cta_warp0, sr.cta_nwarps,
-                    num_sms, sm_order(num_sms), pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, POLICIES[policy],
-                    (min(cfg.cta_launch_ns, cfg.cta_dispatch_ns) * clock_ghz,
-                     max(cfg.cta_dispatch_ns - cfg.cta_launch_ns, 0.0) * clock_ghz, float(cfg.warp_launch_cycles)),
-                    bar_lat, cfg.lsu_queue_cycles, cfg.mio_queue_cycles,
-                    cfg.cta_store_queue_cycles,
-                    cfg.lat_branch, cfg.l1_wavefronts_per_cycle, l2_rate, dram_rate, atom_rate,
-                    float(cfg.load_window_cycles),
-                    np.asarray(cfg.dram_load_util, np.float64), np.asarray(cfg.dram_load_extra_cycles, np.float64),
-                    np.asarray(cfg.l2_load_util, np.float64), np.asarray(cfg.l2_load_extra_cycles, np.float64),
-                    e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
-                    rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, e_waited, sides, merge,
-                    (sr.unit_off, lines_in_allocation(sr.unit_line, trace.heap_bases), sr.unit_cycles,
-                     int(cfg.l2_line_units)), stores, (_row_l2_lines(sr), cfg.l2_lines_per_ns / clock_ghz), writes)
+
+    def replay_streams(sr, mark_waits: bool) -> _Run:
+        """One replay of the streams `sr` (fresh state each time; mark_waits: fill e_waited for the
+        walk in runs)."""
+        sides = _side_inputs(sr, cfg, sm_side, num_sms, trace.heap_bases, sm_side is not None or merging_on)
+        merge = _merge_inputs(sides, cfg, merge_domain_of_sm if merging_on else None, merge_cap, num_sms,
+                              n_pc, _gpc_offsets(sr, cfg, num_sms, trace.heap_bases))
+        nr = N if rec else 0
+        run = _Run(e_issue=np.full(N, -1, np.int64), warp_start=np.zeros(W, np.int64),
+                   warp_end=np.zeros(W, np.int64), warp_sm=np.full(W, -1, np.int64),
+                   cta_start=np.zeros(n_ctas, np.int64), cta_end=np.zeros(n_ctas, np.int64),
+                   cta_sm=np.full(n_ctas, -1, np.int64), stall=np.zeros((n_pc, N_REASONS), np.int64),
+                   sm_inst=np.zeros(num_sms, np.int64), e_dep=np.zeros(nr, np.int32), e_thr=np.zeros(nr, np.int32),
+                   e_rsn=np.zeros(nr, np.int8), e_thr_rsn=np.zeros(nr, np.int8), w_slot=np.full(W, -1, np.int64),
+                   e_waited=np.zeros(N if mark_waits else 0, np.int8), merge=merge,
+                   store_counts=(np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64)))
+        rings = store_rings(num_sms * ctas_per_sm, stores_on, cfg.store_join_max_lines)
+        # a store into a line whose load is still on its way counts as a miss (store_lines.store_hits_lost)
+        pend_on = bool(stores_on and cfg.store_misses_pending_fill and len(sides[1]))
+        miss_lines = sr.miss_line[sr.miss_by_row] if pend_on else np.zeros(0, np.int64)
+        stores = (stores_on, sr.store_off, sr.store_line, sr.store_info, rings, *run.store_counts,
+                  pending_fills(num_sms, pend_on, miss_lines))
+        run.cycles = int(replay(
+            st.kind, st.pipe, st.lat, st.ii, slots, st.sb, st.src, st.dst, st.n_regs,
+            sr.e_pc, sr.rows, sr.warp_row0,
+            sr.warp_off, sr.cta_warp0, sr.cta_nwarps,
+            num_sms, sm_order(num_sms), pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, POLICIES[policy],
+            (min(cfg.cta_launch_ns, cfg.cta_dispatch_ns) * clock_ghz,
+             max(cfg.cta_dispatch_ns - cfg.cta_launch_ns, 0.0) * clock_ghz, float(cfg.warp_launch_cycles)),
+            bar_lat, cfg.lsu_queue_cycles, cfg.mio_queue_cycles,
+            cfg.cta_store_queue_cycles,
+            cfg.lat_branch, cfg.l1_wavefronts_per_cycle, l2_rate, dram_rate, atom_rate,
+            float(cfg.load_window_cycles),
+            np.asarray(cfg.dram_load_util, np.float64), np.asarray(cfg.dram_load_extra_cycles, np.float64),
+            np.asarray(cfg.l2_load_util, np.float64), np.asarray(cfg.l2_load_extra_cycles, np.float64),
+            run.e_issue, run.warp_start, run.warp_end, run.warp_sm, run.cta_start, run.cta_end, run.cta_sm,
+            run.stall, run.sm_inst,
+            rec, run.e_dep, run.e_thr, run.e_rsn, run.e_thr_rsn, run.w_slot, run.e_waited, sides, merge,
+            (sr.unit_off, lines_in_allocation(sr.unit_line, trace.heap_bases), sr.unit_cycles,
+             int(cfg.l2_line_units)), stores, (_row_l2_lines(sr), cfg.l2_lines_per_ns / clock_ghz), writes))
+        return run
+
+    t1 = time.perf_counter()
+    first = replay_streams(sr, walk_in_runs)
+    # the counters come from the first replay and the walk on it; the times from the last replay
+    l1_loads = None
+    retimed = 0.0
+    run = first
+    if timed_l1:
+        row_entry = np.flatnonzero(np.isin(st.kind[sr.e_pc], ROW_KINDS))  # each memory row's entry
+        if len(row_entry) != len(sr.rows):
+            raise ValueError("timed L1: the memory rows do not match the entries that read one")
+        if _l1_walkable(sr, st, row_entry):
+            order = first.e_issue  # l1_loads_in_issue_order (off by default; where on, it wins)
+            if walk_in_runs:
+                order = run_order(sr.warp_off, sr.row_step, first.e_issue, first.e_waited, row_entry)
+            elif not cfg.l1_loads_in_issue_order:  # the functional order, on the replay's SMs
+                order = np.zeros(len(first.e_issue), np.int64)
+                order[row_entry] = sr.row_flat
+            l1_loads = _timed_l1_counts(sr, st, linked, row_entry, order, first.warp_sm, num_sms, l1_geometry)
+            share = changed_share(sr, l1_loads.load_misses)
+            if cfg.l1_walk_retime_min_share > 0 and share >= cfg.l1_walk_retime_min_share:
+                run = replay_streams(walked_streams(sr, l1_loads.load_misses, cfg), False)
+                retimed = share
+    e_issue, warp_start, warp_end, warp_sm = run.e_issue, run.warp_start, run.warp_end, run.warp_sm
+    cta_start, cta_end, cta_sm, stall, sm_inst = run.cta_start, run.cta_end, run.cta_sm, run.stall, run.sm_inst
+    e_dep, e_thr, e_rsn, e_thr_rsn, w_slot = run.e_dep, run.e_thr, run.e_rsn, run.e_thr_rsn, run.w_slot
+    cycles = run.cycles
     t2 = time.perf_counter()
-    cycles = int(cycles)
     overhead_cycles = cfg.launch_overhead_ns * clock_ghz
     total_cycles = cycles + overhead_cycles
     time_ns = total_cycles / clock_ghz
@@ -506,28 +555,16 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                                    n_sub=n_sub, linked=linked)
     merging = None
     if merging_on:
+        merge = first.merge
         if merge.on:
             merging = MergeCounts(merge.merged_f, np.rint(merge.merged_t).astype(np.int64), int(merge.evict[0]),
                                   merge.pend if cfg.l2_pending_fetch_is_miss else None)
         else:  # no L1 miss recorded
             merging = MergeCounts(np.zeros(len(st.kind), np.int64), np.zeros(len(st.kind), np.int64), 0)
-    store_merging = StoreCounts(*store_counts) if stores_on else None
-    l1_loads = None
-    if timed_l1:
-        row_entry = np.flatnonzero(np.isin(st.kind[sr.e_pc], ROW_KINDS))  # each memory row's entry
-        if len(row_entry) != len(sr.rows):
-            raise ValueError("timed L1: the memory rows do not match the entries that read one")
-        if _l1_walkable(sr, st, row_entry):
-            order = e_issue  # l1_loads_in_issue_order (off by default; where on, it wins)
-            if walk_in_runs:
-                order = run_order(sr.warp_off, sr.row_step, e_issue, e_waited, row_entry)
-            elif not cfg.l1_loads_in_issue_order:  # the functional order, on the replay's SMs
-                order = np.zeros(len(e_issue), np.int64)
-                order[row_entry] = sr.row_flat
-            l1_loads = _timed_l1_counts(sr, st, linked, row_entry, order, warp_sm, num_sms, l1_geometry)
+    store_merging = StoreCounts(*first.store_counts) if stores_on else None
     t3 = time.perf_counter()
     return TimingResult(metrics=metrics, sm_cycles=sm_active, timeline=timeline, stalls=stalls, cycles=cycles,
                         time_ns=time_ns, host_seconds=t3 - t0, stalls_per_pc=stall, issue_cycle=e_issue,
                         extra={"prepare_s": t1 - t0, "replay_s": t2 - t1, "post_s": t3 - t2,
-                               "warp_instructions": N, "policy": policy}, record=cycle_record,
+                               "warp_instructions": N, "policy": policy, "retimed_share": retimed}, record=cycle_record,
                         l2_merging=merging, store_merging=store_merging, l1_loads=l1_loads)
