@@ -407,10 +407,21 @@ class WaveContext:
             elif group[2]:
                 self._account(sp, op, ws, mm, group[0], group[1])
 
+    def _check_vector(self, space: str, ws, m: np.ndarray, addr: np.ndarray, nbytes: int) -> None:
+        """A PTX vector access (ld/st .v2/.v4/.v8) is one access of its whole size: aligned to it (an
+        8-byte ld.global.v2.f32 at a 4-byte boundary faults on the GPU as a misaligned address)."""
+        if nbytes & (nbytes - 1) == 0:
+            for sp, mm, a in self._spaces(space, m, addr):
+                if mm.any():
+                    self._resolve(sp, ws, mm, a, nbytes)
+
     def mem_read(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int,
-                 valid_bytes: np.ndarray | None = None) -> list[np.ndarray]:
-        """Load `count` consecutive `size`-byte elements per lane; returns raw uint64 arrays."""
+                 valid_bytes: np.ndarray | None = None, vector: bool = False) -> list[np.ndarray]:
+        """Load `count` consecutive `size`-byte elements per lane; returns raw uint64 arrays (vector:
+        a PTX vector load, aligned to size * count)."""
         out = [np.zeros(m.shape, np.uint64) for _ in range(count)]
+        if vector and count > 1:
+            self._check_vector(space, ws, m, addr, size * count)
         self.account_read(space, ws, m, addr, size, count)
         for sp, mm, a in self._spaces(space, m, addr):
             for e in range(count):
@@ -432,11 +443,14 @@ class WaveContext:
         return out
 
     def mem_write(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int,
-                  values: list[np.ndarray], op: str = "st", min_wavefronts: np.ndarray | None = None) -> None:
+                  values: list[np.ndarray], op: str = "st", min_wavefronts: np.ndarray | None = None,
+                  vector: bool = False) -> None:
         parts = self._spaces(space, m, addr)
         for sp, mm, _ in parts:
             if sp == "const":
                 raise KernelRuntimeError(f"store to read-only {sp} space ({self.where(ws, mm)})")
+        if vector and len(values) > 1:
+            self._check_vector(space, ws, m, addr, size * len(values))
         self.account_write(space, ws, m, addr, size, len(values), op, parts, min_wavefronts)
         for sp, mm, a in parts:
             for e, v in enumerate(values):

@@ -905,7 +905,7 @@ def _build_ld_st(ins, link, o: Operands):
 
         def f(ctx, ws, m):
             a = np.broadcast_to(np.asarray(addr(ctx, ws), np.uint64), m.shape)
-            vals = ctx.mem_read(space, ins, ws, m, a, size, vec)
+            vals = ctx.mem_read(space, ins, ws, m, a, size, vec, vector=True)
             for dst, v in zip(dsts, vals):
                 if signed:
                     v = np.where((v & sign_bit) != 0, v | ext, v)
@@ -923,7 +923,7 @@ def _build_ld_st(ins, link, o: Operands):
     def f(ctx, ws, m):
         a = np.broadcast_to(np.asarray(addr(ctx, ws), np.uint64), m.shape)
         vals = [np.broadcast_to(np.asarray(s(ctx, ws), np.uint64) & vmask, m.shape) for s in srcs]
-        ctx.mem_write(space, ins, ws, m, a, size, vals)
+        ctx.mem_write(space, ins, ws, m, a, size, vals, vector=True)
     return f
 
 

@@ -557,6 +557,7 @@ def _mem_ok(p, k, sel, lanes_on, regs, d, mem, cta_of_warp, acc_addr):
     kparams, const_buf, bases, ends = mem[3], mem[4], mem[5], mem[6]
     size = msize[p]
     span = size * mvec[p]
+    align = span if span & (span - 1) == 0 else size  # a vector access is aligned to its whole size
     sp = space[p]
     last = 0 if bases.shape[0] > 0 else -1  # allocation of the previous lane: most lanes share one
     for j in range(k):
@@ -568,7 +569,7 @@ def _mem_ok(p, k, sel, lanes_on, regs, d, mem, cta_of_warp, acc_addr):
             acc_addr[j, lane] = a
             if not lanes_on[j, lane]:
                 continue
-            if a & np.uint64(size - 1):
+            if a & np.uint64(align - 1):
                 return False
             if sp == SP_GLOBAL:
                 if last >= 0 and bases[last] <= a and a + np.uint64(span) <= ends[last]:
