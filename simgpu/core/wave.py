@@ -221,11 +221,15 @@ class WaveContext:
         return [("global", m & gl, addr), ("shared", m & sh, addr - np.uint64(SHARED_WINDOW)),
                 ("local", m & lo, addr - np.uint64(LOCAL_WINDOW)), ("const", m & co, addr - np.uint64(CONST_WINDOW))]
 
-    def _resolve(self, space: str, ws, m: np.ndarray, addr: np.ndarray, size: int):
-        """(buffer, flat byte offsets of the active lanes) for one concrete space, after checks."""
+    def _check_aligned(self, space: str, ws, m: np.ndarray, addr: np.ndarray, size: int) -> None:
+        """Fault if an active lane's address is not a multiple of the access size."""
         if (addr & np.uint64(size - 1)).any() and ((addr & np.uint64(size - 1)) != 0)[m].any():
             self._fault(f"misaligned {space} address 0x{{addr:x}} for a {size}-byte access", ws,
                         m & ((addr & np.uint64(size - 1)) != 0), addr)
+
+    def _resolve(self, space: str, ws, m: np.ndarray, addr: np.ndarray, size: int):
+        """(buffer, flat byte offsets of the active lanes) for one concrete space, after checks."""
+        self._check_aligned(space, ws, m, addr, size)
         if space == "global":
             a = addr[m]
             idx, ok = self.heap.locate(a, size)
@@ -407,23 +411,24 @@ class WaveContext:
             elif group[2]:
                 self._account(sp, op, ws, mm, group[0], group[1])
 
-    def _check_vector(self, space: str, ws, m: np.ndarray, addr: np.ndarray, nbytes: int) -> None:
+    def _check_vector(self, parts: list, ws, nbytes: int) -> None:
         """A PTX vector access (ld/st .v2/.v4/.v8) is one access of its whole size: aligned to it (an
-        8-byte ld.global.v2.f32 at a 4-byte boundary faults on the GPU as a misaligned address)."""
+        8-byte ld.global.v2.f32 at a 4-byte boundary faults on the GPU as a misaligned address).
+        parts: the access split by space (_spaces); each element's bounds are checked as it moves."""
         if nbytes & (nbytes - 1) == 0:
-            for sp, mm, a in self._spaces(space, m, addr):
-                if mm.any():
-                    self._resolve(sp, ws, mm, a, nbytes)
+            for sp, mm, a in parts:
+                self._check_aligned(sp, ws, mm, a, nbytes)
 
     def mem_read(self, space: str, ins, ws, m: np.ndarray, addr: np.ndarray, size: int, count: int,
                  valid_bytes: np.ndarray | None = None, vector: bool = False) -> list[np.ndarray]:
         """Load `count` consecutive `size`-byte elements per lane; returns raw uint64 arrays (vector:
         a PTX vector load, aligned to size * count)."""
         out = [np.zeros(m.shape, np.uint64) for _ in range(count)]
+        parts = self._spaces(space, m, addr)
         if vector and count > 1:
-            self._check_vector(space, ws, m, addr, size * count)
+            self._check_vector(parts, ws, size * count)
         self.account_read(space, ws, m, addr, size, count)
-        for sp, mm, a in self._spaces(space, m, addr):
+        for sp, mm, a in parts:
             for e in range(count):
                 ae = a + np.uint64(e * size)
                 if sp == "global":
@@ -450,7 +455,7 @@ class WaveContext:
             if sp == "const":
                 raise KernelRuntimeError(f"store to read-only {sp} space ({self.where(ws, mm)})")
         if vector and len(values) > 1:
-            self._check_vector(space, ws, m, addr, size * len(values))
+            self._check_vector(parts, ws, size * len(values))
         self.account_write(space, ws, m, addr, size, len(values), op, parts, min_wavefronts)
         for sp, mm, a in parts:
             for e, v in enumerate(values):

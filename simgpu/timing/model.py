@@ -487,10 +487,11 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                 order = np.zeros(len(first.e_issue), np.int64)
                 order[row_entry] = sr.row_flat
             l1_loads = _timed_l1_counts(sr, st, linked, row_entry, order, first.warp_sm, num_sms, l1_geometry)
-            share = changed_share(sr, l1_loads.load_misses)
-            if cfg.l1_walk_retime_min_share > 0 and share >= cfg.l1_walk_retime_min_share:
-                run = replay_streams(walked_streams(sr, l1_loads.load_misses, cfg), False)
-                retimed = share
+            if cfg.l1_walk_retime_min_share > 0:
+                share = changed_share(sr, l1_loads.load_misses)
+                if share >= cfg.l1_walk_retime_min_share:
+                    run = replay_streams(walked_streams(sr, l1_loads.load_misses, cfg), False)
+                    retimed = share
     e_issue, warp_start, warp_end, warp_sm = run.e_issue, run.warp_start, run.warp_end, run.warp_sm
     cta_start, cta_end, cta_sm, stall, sm_inst = run.cta_start, run.cta_end, run.cta_sm, run.stall, run.sm_inst
     e_dep, e_thr, e_rsn, e_thr_rsn, w_slot = run.e_dep, run.e_thr, run.e_rsn, run.e_thr_rsn, run.w_slot

@@ -5,6 +5,7 @@ still there."""
 
 import numpy as np
 import pytest
+from chunk_kernel import THREADS, ChunkSum
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -287,20 +288,6 @@ def test_run_order_keeps_a_warps_run_together_and_the_runs_in_step():
     assert list(row_entry[np.argsort(key[row_entry], kind="stable")]) == [0, 4, 1, 5, 3, 7]
 
 
-CHUNKS = r"""
-extern "C" __global__ void chunk_sum(const float* in, float* out) {
-    // each thread sums its own 32 floats (one 128-byte line): a warp's load touches 32 lines, one
-    // sector each, and the same lane reads the line's sector again in the next 7 loads
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    const float* p = in + (size_t)t * 32;
-    float s = 0.0f;
-#pragma unroll 4
-    for (int k = 0; k < 32; ++k) s += p[k];
-    out[t] = s;
-}
-"""
-
-
 def test_run_order_lets_each_warp_reread_its_lines_before_the_others_evict_them():
     """64 warps an SM (one wave) each read 32 lines 4 loads at a time (unrolled, loads before the
     adds that wait for them): 2,048 lines (256 KB) an SM, more than the 216 KB L1. In the functional
@@ -310,22 +297,13 @@ def test_run_order_lets_each_warp_reread_its_lines_before_the_others_evict_them(
     4 reads of a sector hit (75 %); a line's 4 sectors miss once each, so at most 7 of 8 hit. The
     L2 reads drop by at most the sectors moved (MemorySystem.apply_timed_l1 takes away a moved
     sector's share of L2 lookups: misses merged on a sector already asked for looked up nothing)."""
-    kernel = sg.RawModule(code=CHUNKS).get_function("chunk_sum")
-    threads = 132 * 2048
-    x = sg.asarray(np.ones(threads * 32, np.float32))
-
-    def run():
-        out = sg.zeros(threads, np.float32)
-        rep = kernel((threads // 256,), (256,), (x, out))
-        assert np.all(out.get() == 32.0)
-        return rep.metrics
-
+    run = ChunkSum()
     with overridden(l1_loads_in_runs=False) as cfg:
         assert not cfg.l1_loads_in_runs
-        off = run()
-    on = run()  # the default
+        off = run().metrics
+    on = run().metrics  # the default
     sectors = off["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
-    assert sectors == threads * 32
+    assert sectors == THREADS * 32
     assert off[LD_HIT] < 0.05 * sectors
     assert 0.75 * sectors <= on[LD_HIT] <= 0.875 * sectors
     assert on[MOVED] == on[LD_HIT] - off[LD_HIT]

@@ -1,8 +1,8 @@
 """The second replay on the L1 walk's misses (simgpu/timing/retime.py)."""
 
 import numpy as np
+from chunk_kernel import ChunkSum
 
-import simgpu as sg
 from simgpu.timing.config import default_config, overridden
 from simgpu.timing.prepare import MEM_ROW, Streams, dram_latency, l2_latency
 from simgpu.timing.retime import changed_share, walked_streams
@@ -61,17 +61,6 @@ def test_rows_follow_the_walks_hits_and_misses():
     assert sr.rows["lat"][0] == 280  # the first replay's streams are left as they were
 
 
-CHUNKS = r"""
-extern "C" __global__ void chunk_sum(const float* in, float* out) {
-    // each thread sums its own 32 floats (one 128-byte line), 4 loads before the adds that wait
-    int t = blockIdx.x * blockDim.x + threadIdx.x;
-    const float* p = in + (size_t)t * 32;
-    float s = 0.0f;
-#pragma unroll 4
-    for (int k = 0; k < 32; ++k) s += p[k];
-    out[t] = s;
-}
-"""
 TIME_METRICS = ("gpu__time_duration", "cycles", "smsp__", "sm__inst_executed.avg", "sm__warps_active", "simgpu__timing")
 
 
@@ -81,16 +70,7 @@ def test_a_launch_whose_walk_hits_far_more_is_replayed_on_those_hits():
     at least 3 of 4 reads hit (tests/timing/test_l1_order.py). Replayed on the walk's hits
     (config l1_walk_retime_min_share, off by default), the loads no longer all queue for the L2:
     the launch runs faster; every counter stays the same."""
-    kernel = sg.RawModule(code=CHUNKS).get_function("chunk_sum")
-    threads = 132 * 2048
-    x = sg.asarray(np.ones(threads * 32, np.float32))
-
-    def run():
-        out = sg.zeros(threads, np.float32)
-        rep = kernel((threads // 256,), (256,), (x, out))
-        assert np.all(out.get() == 32.0)
-        return rep
-
+    run = ChunkSum()
     once = run()  # the default: off (config.py says why)
     with overridden(l1_walk_retime_min_share=0.01):
         twice = run()
