@@ -882,17 +882,15 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
     if trace_on:
         e = ev_n[0]
         base = ev_n[1]
+        wf_words = np.empty(64, np.int64)  # scratch of load_wavefronts
+        wf_cnt = np.zeros(32, np.int64)
         for i in range(n):
             ev_sec[base + i] = sectors[i]
             ev_h1[base + i] = w_l1[i]
             ev_h2[base + i] = w_l2[i]
             ev_wf[base + i] = -1
             if code == OP_LD:
-                on = 0
-                for lane in range(32):
-                    if g_mask[i, lane]:
-                        on += 1
-                ev_wf[base + i] = load_wavefronts(on, nbytes, lines[i])
+                ev_wf[base + i] = load_wavefronts(g_addr[i], g_mask[i], nbytes, lines[i], wf_words, wf_cnt)
             elif code == OP_ST:
                 ev_wf[base + i] = store_write_cycles(sectors[i], lines[i])
         ev_step[e] = step

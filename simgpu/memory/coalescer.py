@@ -114,6 +114,8 @@ def coalesce_reference(addr, mask, size: int) -> tuple[list[int], list[int], lis
 
 from numba import njit  # noqa: E402
 
+from simgpu.memory.banks import warp_wavefronts_nb  # noqa: E402
+
 
 @njit(cache=True)
 def coalesce_nb(addr, mask, size, sectors, lines, g_warp, g_line, g_mask):
@@ -164,24 +166,36 @@ def coalesce_nb(addr, mask, size, sectors, lines, g_warp, g_line, g_mask):
     return ng
 
 
-# L1TEX throughput of one global/local load request (benchmarks/microbench/l1_lines, H200,
-# 2026-11-30): warps whose lanes read 4 bytes each from 1, 2, 4, 8, 16 or 32 L1-resident lines took
-# 1.33-1.5, 1.33-1.5, 2.0, 4.0, 8.0 and 16.0 cycles per load instruction per SM (8 or 16 warps): the
-# tag stage looks up 2 lines a cycle, and the data stage moves 128 bytes a cycle (bw_l1: 126.9 B per
-# cycle per SM with coalesced loads), whichever is slower. Sectors do not cost by themselves: 8 lines
-# of 4 sectors took 4 cycles, 32 lines of 1 sector 16.
-L1_TAG_LINES_PER_CYCLE = 2
-L1_DATA_BYTES_PER_CYCLE = 128
+# L1TEX throughput of one global/local load request (benchmarks/microbench/l1_pending_hits, H200,
+# 2026-12-04: 8-32 warps an SM, L1-resident lines, ncu's l1tex__data_pipe_lsu_wavefronts_mem_lgds and
+# l1tex__t_output_wavefronts beside clock64). Two stages, the slower sets the pace:
+# * the data stage reads the lanes' words out of the L1's 32 banks of 4 bytes like shared memory
+#   (bank = word % 32, one distinct word a bank a wavefront, lanes on one word share it; 8- and 16-byte
+#   accesses in half- and quarter-warp phases): 32 lanes 128 B apart all read one bank, 32 cycles a
+#   load; 132 B apart, 32 banks, one wavefront. ncu counts these as l1tex__data_bank_conflicts_pipe_lsu_
+#   mem_gds_op_ld. This is what slows a thread walking its own 128-byte chunk (typical16: 35 cycles a
+#   load on the H200; 10.5 and 15 with rows 132 and 160 bytes apart);
+# * the tag stage takes 4 lines a cycle (ncu: t_output_wavefronts = lines / 4): 32 lines in 32 banks,
+#   8.7 cycles.
+# max(data wavefronts, ceil(lines / 4)) gave 4 / 8 / 16 / 32 / 8 / 8 / 8 / 8 / 8 / 16 / 3 cycles where
+# the H200 took 4.02 / 8.02 / 16.02 / 32.01 / 8.66 / 8.86 / 8.72 / 8.02 / 8.02 / 16.02 / 2.89
+# (results/probe_cycles.jsonl). Loads of 1-2 lines measured 2.06 there, the probe's own address
+# arithmetic (a 64-bit add a load) on the schedulers, not the L1: typical7's fir32_const (32
+# coalesced loads off one base register) ran 1.62 cycles a load in all. (benchmarks/microbench/
+# l1_lines' 2 lines a cycle, used before, was half of the true cost: its loads were merged.)
+L1_TAG_LINES_PER_CYCLE = 4
+L1_MIN_CYCLES_PER_LOAD = 1
 
 
 @njit(cache=True, inline="always")
-def load_wavefronts(active_lanes, size, lines):
-    """L1TEX cycles of one warp's load request: its requested bytes over the data path, or its lines
-    over the tag stage, whichever is more (at least 1; whole cycles)."""
-    data = (active_lanes * size + L1_DATA_BYTES_PER_CYCLE - 1) // L1_DATA_BYTES_PER_CYCLE
+def load_wavefronts(addr, mask, size, lines, words, cnt):
+    """L1TEX cycles of one warp's load request: addr[32] (int64 byte addresses), mask[32] its active
+    lanes, size bytes a lane, lines its 128-byte lines; words (64) and cnt (32) are scratch. The data
+    stage's bank wavefronts or the tag stage's lines, whichever is more (at least 1)."""
+    data, _ = warp_wavefronts_nb(addr, mask, np.int64(0), size, False, words, cnt)
     tags = (lines + L1_TAG_LINES_PER_CYCLE - 1) // L1_TAG_LINES_PER_CYCLE
     w = data if data > tags else tags
-    return w if w > 1 else 1
+    return w if w > L1_MIN_CYCLES_PER_LOAD else L1_MIN_CYCLES_PER_LOAD
 
 
 # A global store's cost on its CTA's write path to L2 (benchmarks/microbench/l2_writes, H200,
@@ -209,14 +223,17 @@ def store_write_cycles_of(sectors: np.ndarray, lines: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _load_wavefronts_rows(active, size, lines, out):
-    for w in range(active.shape[0]):
-        out[w] = load_wavefronts(active[w], size, lines[w])
+def _load_wavefronts_rows(addr, mask, size, lines, out):
+    words = np.empty(64, np.int64)
+    cnt = np.zeros(32, np.int64)
+    for w in range(addr.shape[0]):
+        out[w] = load_wavefronts(addr[w], mask[w], size, lines[w], words, cnt)
     return out
 
 
-def load_wavefronts_of(mask: np.ndarray, size: int, lines: np.ndarray) -> np.ndarray:
-    """load_wavefronts per warp (rows of the active-lane mask), int64."""
-    active = np.asarray(mask, np.bool_).sum(axis=1).astype(np.int64)
-    return _load_wavefronts_rows(active, np.int64(size), np.asarray(lines, np.int64),
-                                 np.empty(active.shape[0], np.int64))
+def load_wavefronts_of(addr: np.ndarray, mask: np.ndarray, size: int, lines: np.ndarray) -> np.ndarray:
+    """load_wavefronts per warp (rows of the addresses and active-lane mask), int64."""
+    addr = np.asarray(addr).astype(np.int64)
+    mask = np.asarray(mask, np.bool_)
+    return _load_wavefronts_rows(addr, mask, np.int64(size), np.asarray(lines, np.int64),
+                                 np.empty(addr.shape[0], np.int64))

@@ -327,7 +327,7 @@ class MemorySystem:
         # for the timing model: a load's L1TEX cycles per warp; a global store's CTA write-path cycles
         # and the lines it leaves partly written, an atomic's sector passes per line (L2 line units)
         if code in _LOADS:
-            self.last["wavefronts"] = load_wavefronts_of(mask, size, lines)
+            self.last["wavefronts"] = load_wavefronts_of(addr, mask, size, lines)
         elif space == "global" and code == OP_ST:
             self.last["write_cycles"] = store_write_cycles_of(sectors, lines)
             unit_groups = partial_store_groups(addr, mask, size)

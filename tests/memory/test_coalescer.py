@@ -3,6 +3,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from simgpu.memory.banks import shared_wavefronts_reference
 from simgpu.memory.coalescer import (
     coalesce,
     coalesce_nb,
@@ -103,45 +104,59 @@ def test_vectorised_and_numba_match_bruteforce(rows, size):
     np.testing.assert_array_equal(gm, c.g_mask)
 
 
-# L1TEX cycles of a load request (benchmarks/microbench/l1_lines: the H200 took 1.33-1.5, 1.33-1.5,
-# 2, 4, 8 and 16 cycles per warp load of floats spread over 1, 2, 4, 8, 16 and 32 lines)
-@pytest.mark.parametrize("stride,cycles", [(1, 1), (2, 1), (4, 2), (8, 4), (16, 8), (32, 16), (64, 16)])
-def test_load_wavefronts_count_lines_two_a_cycle(stride, cycles):
-    c = _one(BASE + LANE * 4 * stride)
+# L1TEX cycles of a load request (benchmarks/microbench/l1_pending_hits, H200 2026-12-04: 4.02, 8.02,
+# 16.02, 32.01 and 32 cycles per warp load of floats 4, 8, 16, 32 and 64 words apart, 4 to 32 lanes a
+# bank; 8.66 / 8.86 / 8.72 / 9.80 for rows 132 / 136 / 144 / 160 bytes apart, whose 32 lines the tag
+# stage takes 4 a cycle)
+@pytest.mark.parametrize("pitch,cycles", [(4, 1), (8, 2), (16, 4), (32, 8), (64, 16), (128, 32), (256, 32),
+                                          (132, 8), (136, 8), (144, 8), (160, 8)])
+def test_load_wavefronts_bank_conflicts_or_four_lines_a_cycle(pitch, cycles):
+    addr = BASE + LANE * pitch
+    c = _one(addr)
     mask = np.ones((1, 32), bool)
-    assert load_wavefronts_of(mask, 4, c.lines)[0] == cycles
-    assert load_wavefronts(32, 4, int(c.lines[0])) == cycles
+    assert load_wavefronts_of(addr[None, :], mask, 4, c.lines)[0] == cycles
+    words, cnt = np.empty(64, np.int64), np.zeros(32, np.int64)
+    assert load_wavefronts(addr, mask[0], 4, int(c.lines[0]), words, cnt) == cycles
 
 
-def test_load_wavefronts_of_wide_loads_follow_the_data_path():
-    """A coalesced float4 load moves 512 B: 4 cycles at 128 B a cycle, its 4 lines only 2 at the tags;
-    one active lane costs a cycle."""
-    c = _one(BASE + LANE * 16, size=16)
-    assert load_wavefronts_of(np.ones((1, 32), bool), 16, c.lines)[0] == 4
+def test_load_wavefronts_of_wide_loads_and_broadcasts():
+    """A coalesced float4 load reads 512 B: four quarter-warp phases; float4s 128 B apart put every
+    lane of a phase in the same four banks (8 wavefronts a phase); lanes on one word share it; one
+    active lane takes a cycle."""
+    mask = np.ones((1, 32), bool)
+    coalesced = BASE + LANE * 16
+    assert load_wavefronts_of(coalesced[None, :], mask, 16, _one(coalesced, size=16).lines)[0] == 4
+    apart = BASE + LANE * 128
+    assert load_wavefronts_of(apart[None, :], mask, 16, _one(apart, size=16).lines)[0] == 32
+    same = np.full(32, BASE + 20)
+    assert load_wavefronts_of(same[None, :], mask, 4, np.array([1]))[0] == 1
     one = np.zeros((1, 32), bool)
     one[0, 5] = True
-    assert load_wavefronts_of(one, 4, np.array([1]))[0] == 1
+    assert load_wavefronts_of(coalesced[None, :], one, 4, np.array([1]))[0] == 1
 
 
 def _requests(rows, size):
-    """addr_rows drawn as warp requests: (active-lane mask, sectors and lines per warp)."""
+    """addr_rows drawn as warp requests: (addresses, active-lane mask, sectors and lines per warp)."""
     addr = np.zeros((len(rows), 32), np.int64)
     mask = np.zeros((len(rows), 32), bool)
     for r, (base, stride, jitter, m, rnd) in enumerate(rows):
         addr[r] = BASE + (np.array(jitter) if rnd else (base + LANE * stride) * size)
         mask[r] = m
     sectors, lines, *_ = _nb(addr, mask, size)
-    return mask, sectors, lines
+    return addr, mask, sectors, lines
 
 
 @settings(max_examples=100, deadline=None)
 @given(rows=addr_rows, size=st.sampled_from([1, 2, 4, 8, 16]))
-def test_load_wavefronts_vectorised_and_numba_agree(rows, size):
-    mask, _, lines = _requests(rows, size)
-    vec = load_wavefronts_of(mask, size, lines)
+def test_load_wavefronts_against_the_bank_reference(rows, size):
+    """Per warp: the shared-memory bank reference's wavefronts or a quarter of the lines (at least 1)."""
+    addr, mask, _, lines = _requests(rows, size)
+    vec = load_wavefronts_of(addr, mask, size, lines)
+    ref, _ = shared_wavefronts_reference(addr, mask, size)
+    words, cnt = np.empty(64, np.int64), np.zeros(32, np.int64)
     for r in range(len(rows)):
-        expect = max(1, -(-int(mask[r].sum()) * size // 128), -(-int(lines[r]) // 2))
-        assert vec[r] == expect == load_wavefronts(int(mask[r].sum()), size, int(lines[r]))
+        expect = max(1, ref[r], -(-int(lines[r]) // 4))
+        assert vec[r] == expect == load_wavefronts(addr[r], mask[r], size, int(lines[r]), words, cnt)
 
 
 # A store's cycles on its CTA's write path (benchmarks/microbench/l2_writes: one CTA took 4.0, 7.3, 16,
@@ -156,7 +171,7 @@ def test_store_write_cycles_a_sector_a_cycle_two_a_line(stride, cycles):
 @settings(max_examples=100, deadline=None)
 @given(rows=addr_rows, size=st.sampled_from([1, 2, 4, 8, 16]))
 def test_store_write_cycles_vectorised_and_numba_agree(rows, size):
-    _, sectors, lines = _requests(rows, size)
+    _, _, sectors, lines = _requests(rows, size)
     vec = store_write_cycles_of(sectors, lines)
     for r in range(len(rows)):
         expect = max(int(sectors[r]), 2 * int(lines[r]))
