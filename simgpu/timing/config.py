@@ -312,16 +312,16 @@ class TimingConfig:
     l1_loads_in_runs: bool = True
     # Where that walk moved at least this share of the launch's global-load sectors between L1 hit
     # and miss, the launch is replayed once more with the walk's misses (retime.py) and its times
-    # come from that replay (the counters stay the first replay's and the walk's). 0: off, the
-    # default. Measured 2026-12-04 with 0.01, the 194 recorded launches side by side: every counter
-    # the same, kernel-time MAPE 16.44 -> 16.49 %; validation/typical15 thread_chunk_sum +71.6 ->
-    # -48.8 %, typical4 batched_vecmat +40.9 -> +23.8 %, but typical5 stencil3_double -18.4 -> -39.6 %,
-    # typical aos_norm -11.9 -> -23.4 %: the walk's extra hits are priced at the L1 hit rate of
-    # benchmarks/microbench/l1_lines (two lines a cycle), and validation/typical16 (each thread
-    # its own chunk, simulated with this on) runs 22-51 % fast against the H200 while its coalesced
-    # control is within 3 %: a multi-line load with misses costs the H200 more than simgpu charges.
-    # On once that cost is measured.
-    l1_walk_retime_min_share: float = 0.0
+    # come from that replay (the counters stay the first replay's and the walk's). 0: off. On since
+    # 2026-12-04, once a hit's L1TEX cost had its bank conflicts (memory/coalescer.load_wavefronts;
+    # before, 32-line hits cost half what the H200 takes and this took validation/typical15
+    # thread_chunk_sum from +72 % to -49 %) and a DRAM fetch the walk takes from one load goes to
+    # the load that now misses. Measured side by side over the 203 recorded launches (with
+    # validation/typical16): every counter the same; kernel-time MAPE 16.93 -> 14.38 %, within 10 %
+    # 87 -> 92, more than 20 % slow 18 -> 10; thread_chunk_sum +71.6 -> -0.1 %, typical16
+    # chunk_sum_u8 +61.0 -> -0.7 %, chunk_meanvar +71.0 -> +0.1 %, pitched_row_sum +209 -> -16 %;
+    # worse: typical3 dgemm_naive -12.3 -> -16.5 %, chunk_sum_f4 +29.9 -> -17.8 %.
+    l1_walk_retime_min_share: float = 0.01
     # The same walk in the functional engines' order (each memory row at its trace step), but on the
     # SMs the replay ran the CTAs on, for launches of more than one wave: past the first wave the
     # replay starts a CTA on the SM where a slot frees first, as the H200 does
