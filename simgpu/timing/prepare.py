@@ -632,8 +632,8 @@ def _memory_work(trace: ExecutionTrace, cfg: TimingConfig, clock_mhz: float, ste
 
     Shared: latency lat_shared + (wavefronts - 1), the wavefronts on L1TEX.
     Global/local, per warp: miss = sectors - L1 hits, dmiss = miss - L2 hits; wavefronts: a load's
-    L1TEX cycles (its words' bank wavefronts in the data stage, a quarter of its lines at the tags,
-    or 2, whichever is more: memory.coalescer.load_wavefronts), else max(ceil(sectors /
+    L1TEX cycles (its words' bank wavefronts in the data stage or a quarter of its lines at the
+    tags, whichever is more, at least 1: memory.coalescer.load_wavefronts), else max(ceil(sectors /
     sectors_per_wavefront), 1); the latency of where its slowest sector hit: L1 (local or global hit
     latency), L2 (l2_latency of its missed lines) or DRAM (dram_latency).
     * st: write-through to L2, the warp's exit waits for the acknowledgement: L2 latency and every

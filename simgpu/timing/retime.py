@@ -7,9 +7,9 @@ sums its own 128 B) hits 0 % in step and 74.7 % in runs (H200 79.5 %), and its k
 the one of the L1 that hit nothing (+72 %). Where the walk moved at least config
 l1_walk_retime_min_share (on by default) of the launch's global-load sectors between hit and
 miss, model.py replays the launch once more on the streams built here, and the times come from
-that replay; the
-counters stay those of the first replay and the walk (the walk's own hits, its L2 lookups moved
-with them by MemorySystem.apply_timed_l1), so that the two never answer the counters twice.
+that replay; the counters stay those of the first replay and the walk (the walk's own hits, its L2
+lookups moved with them by MemorySystem.apply_timed_l1), so that the two never answer the counters
+twice.
 
 Per (warp, line) group of a global load: the sectors the walk missed replace the functional misses
 (memory.l1.hierarchy_batch's g_info bits 0-3). A sector that hit in step and misses in the walk is
