@@ -91,7 +91,7 @@ def walked_streams(sr: Streams, load_misses: np.ndarray, cfg: TimingConfig) -> S
     new_sent = (sent & new_miss) | fresh
     new_l2_hit = (l2_hit & new_miss) | fresh
     line = np.asarray(sr.load_line, np.int64)
-    new_l2_hit = _dram_fetches_follow(line, old_miss & ~l2_hit & ~new_miss & 15, new_miss & new_l2_hit)
+    new_l2_hit = _dram_fetches_follow(line, old_miss & ~l2_hit & ~new_miss & 15, new_l2_hit)
     new_info = (new_miss | (new_sent << 4) | (new_l2_hit << 8) | (asked << 12)).astype(np.uint16)
 
     n_rows = len(sr.rows)
