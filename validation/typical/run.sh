@@ -3,7 +3,7 @@
 # (simulated, CuPy, ncu), plus the SASS that nvcc makes of its kernels.cu, into $OUT (default:
 # results/ in the suite folder).   bash validation/typical/run.sh [SUITE_FOLDER [COMPARE OPTIONS...]]
 # Options after the folder go to `simgpu compare` (e.g. --spec NAME ... to split a long suite over
-# two device calls, each into its own $OUT).
+# two device calls, each into its own $OUT). EXTRA_METRICS=a,b asks ncu for more metrics.
 set -u
 HERE=$(cd "${1:-$(dirname "$0")}" && pwd)
 shift $(( $# > 0 ? 1 : 0 ))
@@ -22,6 +22,7 @@ extra = ['smsp__sass_inst_executed_op_ldgsts.sum', 'l1tex__t_requests_pipe_lsu_m
          'l1tex__t_sectors_pipe_lsu_mem_global_op_st_lookup_hit.sum',
          'l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access.sum',
          'l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts_cache_access_lookup_hit.sum']
+extra += [m for m in '${EXTRA_METRICS:-}'.split(',') if m]  # EXTRA_METRICS=a,b: more ncu metrics
 print(','.join(M + extra))")
 python3 -m simgpu.crosscheck.command --suite "$HERE/specs.py" --metrics "$M" --runs 10 --warmup 2 \
     --ncu-time-runs 3 --ncu-timeout 240 --json "$OUT/typical.json" --markdown "$OUT/typical.md" \
