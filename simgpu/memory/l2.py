@@ -80,7 +80,10 @@ C_FAB_WRITE = 17  # lts__t_sectors_srcunit_ltcfabric_op_write: far writes forwar
 C_FAB_WRITE_HIT = 18
 C_FAB_ATOM = 19  # far atomics / reductions performed at home
 C_FAB_ATOM_HIT = 20
-N_COUNTERS = 21
+# written sectors the L2 did not hold before the write (allocated in it; the timing model's L2 fill
+# bandwidth, timing/config.py l2_fill_bytes_per_s); ncu counts them as write hits all the same
+C_L2_WRITE_FILL = 21
+N_COUNTERS = 22
 
 L2_READ = 0
 L2_WRITE = 1
@@ -248,6 +251,7 @@ def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_h
         h = popcount4(hm)
         ctr[C_L2_WRITE_HIT] += h
         ctr[C_L2_WRITE_MISS] += n - h
+        ctr[C_L2_WRITE_FILL] += popcount4(m & ~v & 15)
         whole = v & ~(d >> 4) & 15  # sectors held in full before this write
         partial = ((d >> 4) & ~m | np.int64(part) & m & ~whole) & 15
         fill = partial & m & (np.int64(part) >> 4) if far else np.int64(0)

@@ -59,6 +59,7 @@ from simgpu.memory.l2 import (
     C_L2_READ_MISS,
     C_L2_READ_SECTORS,
     C_L2_RED_SECTORS,
+    C_L2_WRITE_FILL,
     C_L2_WRITE_HIT,
     C_L2_WRITE_MISS,
     C_L2_WRITE_SECTORS,
@@ -364,6 +365,7 @@ class MemorySystem:
             "l2_hits": l2_hit, "l2_misses": l2_miss,
             "dram_bytes_read": int(ctr[C_DRAM_READ_SECTORS]) * self.cfg.dram_atom_bytes,
             "dram_bytes_write": int(ctr[C_DRAM_WRITE_SECTORS]) * self.cfg.dram_atom_bytes,
+            "l2_write_fill_sectors": int(ctr[C_L2_WRITE_FILL]),
         }, space=space, op=op)
 
     def shared_access(self, op: str, pc: int, addr, mask, size: int, min_wavefronts=None,
@@ -631,8 +633,9 @@ class MemorySystem:
 
     def per_instruction(self) -> dict[int, dict[str, float]]:
         """pc -> {instructions, requests, sectors, lines, l1_hits, l1_misses, l2_hits, l2_misses,
-        dram_bytes_read, dram_bytes_write} for global/local instructions (l2_* count the L2 lookups the
-        instruction caused, i.e. its L1 misses and its stores), or {instructions, wavefronts,
+        dram_bytes_read, dram_bytes_write, l2_write_fill_sectors} for global/local instructions (l2_*
+        count the L2 lookups the instruction caused, i.e. its L1 misses and its stores;
+        l2_write_fill_sectors the written sectors the L2 did not hold), or {instructions, wavefronts,
         ideal_wavefronts, bank_conflicts} for shared ones. ``instruction_kinds()`` gives (space, op)."""
         return {pc: {k: float(v) for k, v in d.items()} for pc, d in sorted(self._pc.items())}
 

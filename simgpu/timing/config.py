@@ -208,6 +208,15 @@ class TimingConfig:
     # 16 lines per load (254-257 sectors/ns, the byte limit) and 118-121 us with 32 lines of one
     # sector (143.4 and 147.2 lines/ns) (benchmarks/microbench/l2_lines, H200, 2026-11-30).
     l2_lines_per_ns: float = 145.3
+    # Sectors entering the L2 -- filled from DRAM on a read or atomic miss, or written by an SM into
+    # a sector the L2 did not hold (memory/l2.py C_L2_WRITE_FILL; ncu counts those as write hits) --
+    # share this rate; writes into sectors it holds do not (l2_writes stores2.py: second passes
+    # over L2-resident lines 11-17 TB/s). validation/typical17 (H200, 2026-12-04, ncu times, 4 -> 16
+    # MB an array, the marginal bytes over the marginal time): stores alone into a flushed L2 4.4-4.6
+    # TB/s, a copy's reads + stores 4.6-4.7, read + half-size stores 4.7-4.8, a transpose 4.8, where
+    # reads alone run at the DRAM's 4.6; a copy of 16 MB took 9.5 us against 6.1 for the read alone
+    # and 5.4 for the stores alone. 0: no such limit.
+    l2_fill_bytes_per_s: float = 4.7e12
     # HBM read bandwidth, whole GPU (bw_dram_read_GBps 4553)
     dram_bytes_per_s: float = 4553.15e9
     # HBM write bandwidth (bw_dram_write_GBps 4574: write-only, 2 GiB) and a copy's (bw_dram_copy_GBps
@@ -221,6 +230,18 @@ class TimingConfig:
     # kernel-time MAPE 13.0 -> 12.3 %.
     dram_write_bytes_per_s: float = 4574.41e9
     dram_copy_bytes_per_s: float = 4162.69e9
+    # DRAM row activations (dram_rows.py): a fetch whose row is not open in its bank costs this much
+    # DRAM time beyond its bytes, above a stream's one activation per row. validation/typical18
+    # (H200, 2026-12-04): random 4-byte gathers over 256 MB fetched 8.29M sectors (64 B pairs, one
+    # row each) in 108.4 us less the launch's 2.5, 13.08 ps a sector against a stream's 7.03 (4553
+    # GB/s): (13.08 - 7.03) / (1/2 - 1/64) = 12.49 ps. Random whole lines, not used for it, then give
+    # 38.4 + 2.5 us against the 40.9 measured. 0: no activation cost.
+    dram_activation_ns: float = 0.01249
+    # ASSUMED (not measured): the rows a stream pays one activation for, and the banks whose open
+    # rows a hash of the row picks (HBM3e: 1 KB rows per pseudo-channel, 16 banks each, 32
+    # pseudo-channels a stack); random accesses over more than a few MB miss whatever these are
+    dram_row_bytes: int = 2048
+    dram_banks: int = 1024
     sector_bytes: int = 32  # hardware fact
     # DRAM sectors per L2-missed sector when the memory system's per-pc DRAM bytes are not given:
     # an L2 miss fetches the aligned 64 B pair (simgpu.memory L2, fetch_bytes), but in a coalesced

@@ -30,9 +30,11 @@ from simgpu.core.dispatch import sm_of_cta, sm_order
 from simgpu.memory.l2 import lines_in_allocation
 from simgpu.memory.topology import H200_DISPATCH_UNITS, domain_of_sm
 from simgpu.timing.config import TimingConfig, default_config
+from simgpu.timing.dram_rows import activations, extra_cycles_per_sector
 from simgpu.timing.isa import (
     K_ALU,
     K_GATOM,
+    K_GST,
     K_LLD,
     K_LST,
     P_INT,
@@ -386,11 +388,19 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                 schedules.append((a, np.asarray(order, np.int64)))
     dram_pc = None
     dram_w = np.zeros(len(st.kind), np.float64)  # per pc, DRAM sectors written back per execution
+    st_fill = np.zeros(len(st.kind), np.float64)  # per store pc, the share of its sectors the L2 did not hold
     if per_pc:
         dram_pc = {int(r["pc"]): float(r["dram_bytes_read"]) for r in per_pc if "dram_bytes_read" in r}
         for r in per_pc:
-            if r.get("dram_bytes_write") and r.get("warps") and 0 <= int(r["pc"]) < len(dram_w):
-                dram_w[int(r["pc"])] = float(r["dram_bytes_write"]) / cfg.sector_bytes / float(r["warps"])
+            if not 0 <= int(r["pc"]) < len(dram_w):
+                continue
+            written = float(r.get("dram_bytes_write") or 0.0)
+            if st.kind[int(r["pc"])] == K_GST:  # a store's DRAM reads: the partial sectors the L2 fills
+                written += float(r.get("dram_bytes_read") or 0.0)  # to write them back, on the same queue
+            if written and r.get("warps"):
+                dram_w[int(r["pc"])] = written / cfg.sector_bytes / float(r["warps"])
+            if r.get("l2_write_fill_sectors") and r.get("sectors"):
+                st_fill[int(r["pc"])] = min(1.0, float(r["l2_write_fill_sectors"]) / float(r["sectors"]))
     sm_side = None  # the measured partition sides (l2_sides.py), where they fit this GPU
     if cfg.l2_near_far_by_address and cfg.l2_sm_side is not None and len(cfg.l2_sm_side) == gpu.num_sms:
         sm_side = np.asarray(cfg.l2_sm_side, np.int64)
@@ -413,6 +423,14 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     l2_rate = cfg.l2_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6)
     dram_rate = cfg.dram_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6)
     writes = _dram_write_costs(cfg, dram_w, gpu.sm_clock_mhz)
+    fills = (st_fill, cfg.l2_fill_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6))
+    # per pc, the DRAM cycles a sector costs beyond its bytes: its row activations (dram_rows.py)
+    dram_sectors_pc = np.zeros(len(st.kind), np.float64)
+    for pc, by in (dram_pc or {}).items():
+        if 0 <= pc < len(dram_sectors_pc):
+            dram_sectors_pc[pc] = by / cfg.sector_bytes
+    dram_act = extra_cycles_per_sector(activations(trace, len(st.kind), cfg), dram_sectors_pc, cfg,
+                                       gpu.sm_clock_mhz)
     atom_rate = cfg.atomics_per_ns / clock_ghz
     rec = bool(N <= RECORD_AUTO_LIMIT) if record == "auto" else bool(record)
     walk_in_runs = timed_l1 and cfg.l1_loads_in_runs and not cfg.l1_loads_in_issue_order
@@ -466,7 +484,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             run.stall, run.sm_inst,
             rec, run.e_dep, run.e_thr, run.e_rsn, run.e_thr_rsn, run.w_slot, run.e_waited, sides, merge,
             (sr.unit_off, lines_in_allocation(sr.unit_line, trace.heap_bases), sr.unit_cycles,
-             int(cfg.l2_line_units)), stores, (_row_l2_lines(sr), cfg.l2_lines_per_ns / clock_ghz), writes))
+             int(cfg.l2_line_units)), stores, (_row_l2_lines(sr), cfg.l2_lines_per_ns / clock_ghz), writes, fills,
+            dram_act))
         return run
 
     t1 = time.perf_counter()

@@ -1,7 +1,8 @@
 """The replay: every warp's instruction stream through SMs, schedulers, pipes and memory queues.
 
-One global clock over all SMs (shared resources: the CTA dispatcher, L2 and DRAM bandwidth,
-the global-atomic rate and the L2's atomic units, each CTA's write path), with skip-ahead: each
+One global clock over all SMs (shared resources: the CTA dispatcher, L2 and DRAM bandwidth, the
+L2's fill bandwidth (sectors entering it: DRAM fills and writes of sectors it did not hold), the
+global-atomic rate and the L2's atomic units, each CTA's write path), with skip-ahead: each
 scheduler records the earliest cycle at which one of its warps could issue, and the clock jumps
 to the earliest such cycle (or the next CTA dispatch) when nothing can issue now. A cycle visits
 only the SMs that have a scheduler with something to wake up for (a list kept in SM order), and a
@@ -246,7 +247,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
            load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
            rec, e_dep, e_thr, e_rsn, e_thr_rsn, w_slot, e_waited,
-           sides, merge, units, stores, l2_lines, writes):
+           sides, merge, units, stores, l2_lines, writes, fills, dram_act):
     C = cta_warp0.shape[0]
     # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
     # each warp's from g_warp0[w]; per group its line index, home partition and g_info; per SM its
@@ -273,6 +274,12 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
     # sectors an execution writes back, a sector's cycles, the read/write turnaround per paired
     # sector; recent read and written sectors decay with load_win
     dram_w, w_cost, mix_cost = writes
+    # sectors entering the L2 (config l2_fill_bytes_per_s): a load's or atomic's DRAM sectors, and
+    # per store pc the share of its written sectors the L2 did not hold; sectors per cycle (0: off)
+    st_fill, fill_rate = fills
+    fill_free = 0.0
+    # dram_act: per pc, the DRAM cycles each of its sectors (read, or written back behind it) costs
+    # beyond its bytes, for the rows it opens (dram_rows.py)
     mix_r = 0.0
     mix_w = 0.0
     mix_t = 0
@@ -619,8 +626,14 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                             st = t2
                         if mdram > 0:
                             t3 = dram_free if dram_free > st else st
-                            dram_free = t3 + mdram / dram_rate
+                            dram_free = t3 + mdram / dram_rate + mdram * dram_act[pc]
                             st = t3
+                        if fill_rate > 0.0:
+                            fill = ml2 * st_fill[pc] if k == K_GST else mdram
+                            if fill > 0:
+                                tf = fill_free if fill_free > st else st
+                                fill_free = tf + fill / fill_rate
+                                st = tf
                         if w_cost > 0.0 and (mdram > 0 or dram_w[pc] > 0):
                             if load_win > 0.0 and t > mix_t:
                                 dec_m = np.exp(-(t - mix_t) / load_win)
@@ -633,7 +646,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                                 mix_w += wsec
                                 pair = mix_r / mix_w if mix_r < mix_w else 1.0
                                 tw = dram_free if dram_free > t1 else t1
-                                dram_free = tw + wsec * (w_cost + mix_cost * pair)
+                                dram_free = tw + wsec * (w_cost + mix_cost * pair + dram_act[pc])
                         if k == K_GATOM:
                             ta = atom_free if atom_free > st else st
                             atom_free = ta + float(rows[mr].lanes) / atom_rate

@@ -16,6 +16,8 @@ from simgpu.memory.l2 import (
     C_DRAM_READ_SECTORS,
     C_DRAM_WRITE_SECTORS,
     C_L2_READ_HIT,
+    C_L2_WRITE_FILL,
+    C_L2_WRITE_HIT,
     L2_ATOM,
     L2_READ,
     L2_WRITE,
@@ -35,6 +37,22 @@ def evict_all(l2, c):
     """Read 4x the cache's lines elsewhere: every line written before is evicted (LRU)."""
     for line in range(1 << 20, (1 << 20) + 4 * l2.nsets * l2.ways):
         l2.access(L2_READ, line, 0b1111, c)
+
+
+def test_a_write_fills_the_sectors_the_l2_did_not_hold():
+    """C_L2_WRITE_FILL (the timing model's L2 fill bandwidth): the written sectors that were not
+    valid, whether ncu counts the write as a hit (it does: all four) or not."""
+    l2, c = fresh()
+    l2.access(L2_WRITE, 9, 0b0011, c)
+    assert c[C_L2_WRITE_FILL] == 2 and c[C_L2_WRITE_HIT] == 2
+    l2.access(L2_WRITE, 9, 0b1111, c)  # sectors 0 and 1 are held now: two new ones
+    assert c[C_L2_WRITE_FILL] == 4 and c[C_L2_WRITE_HIT] == 6
+    l2.access(L2_READ, 10, 0b0001, c)  # a read miss fetches the pair from DRAM ...
+    l2.access(L2_WRITE, 10, 0b0111, c, part=0b0100)  # ... so only sector 2 is new, written in part
+    assert c[C_L2_WRITE_FILL] == 5
+    evict_all(l2, c)
+    l2.access(L2_WRITE, 9, 0b1000, c)  # evicted: a fill again
+    assert c[C_L2_WRITE_FILL] == 6
 
 
 def test_a_partial_sector_is_read_before_it_is_written_back():

@@ -1,0 +1,99 @@
+"""DRAM row activations (timing/dram_rows.py): a stream opens a row per dram_row_bytes, random
+accesses one each, and the replay charges each DRAM sector its activations above a stream's
+(validation/typical18: random 4-byte gathers over 256 MB ran at 2.4 TB/s on the H200)."""
+
+import numpy as np
+import pytest
+
+import simgpu as sg
+from simgpu.timing.config import TimingConfig
+from simgpu.timing.dram_rows import _scan, extra_cycles_per_sector
+
+CFG = TimingConfig()
+LINES_PER_ROW = CFG.dram_row_bytes // 128
+
+
+def _acts(lines, pcs=None, warps=None) -> np.ndarray:
+    """Each line its own warp unless warps says otherwise."""
+    lines = np.asarray(lines, np.int64)
+    pcs = np.zeros(len(lines), np.int64) if pcs is None else np.asarray(pcs, np.int64)
+    warps = np.arange(len(lines), dtype=np.int64) if warps is None else np.asarray(warps, np.int64)
+    shift = CFG.dram_row_bytes.bit_length() - 1 - 7
+    return _scan(pcs, lines, warps, shift, CFG.dram_banks, int(pcs.max()) + 1)
+
+
+def test_a_stream_opens_one_row_per_row():
+    assert _acts(np.arange(64 * LINES_PER_ROW))[0] == 64
+
+
+def test_random_lines_open_a_row_each():
+    rows = np.random.default_rng(0).choice(1 << 30, 5000, replace=False)
+    assert _acts(rows * LINES_PER_ROW)[0] == 5000
+
+
+def test_interleaved_streams_keep_their_rows_open():
+    """Two arrays 1 GB apart read line by line side by side (a[i] + b[i]): their rows sit in
+    different banks, so each stream pays one activation a row, as alone."""
+    n = 32 * LINES_PER_ROW
+    i = np.arange(n)
+    lines = np.stack([i, i + (1 << 23)], 1).ravel()
+    assert _acts(lines)[0] == 2 * 32
+
+
+def test_a_warp_walking_its_own_row_keeps_it_open():
+    """8,192 warps each reading its own 16 KB row a line a step (the walk runs every warp's step
+    together): far more rows than banks between a warp's two lines, yet each warp opens one row per
+    dram_row_bytes, as a stream does."""
+    warps, steps = 8192, 2 * LINES_PER_ROW
+    w = np.tile(np.arange(warps), steps)
+    k = np.repeat(np.arange(steps), warps)
+    lines = w * 128 + k  # warp w's row starts at 16 KB x w
+    assert _acts(lines, warps=w)[0] == warps * 2
+    assert _acts(lines)[0] == warps * steps  # without the warps: every line a new row
+
+
+def test_activations_are_counted_per_pc():
+    acts = _acts([0, 1, 1 << 20, 2], pcs=[0, 0, 1, 0])
+    assert list(acts) == [1, 1]  # pc 0's three lines share a row (left open: pc 1 used another bank)
+
+
+def test_a_stream_costs_nothing_extra_and_random_sector_pairs_their_row_each():
+    clock_mhz = 1980.0
+    acts = np.array([10, 1000, 0])
+    sectors = np.array([10 * 2 * LINES_PER_ROW * 2, 2000, 0], np.float64)  # a stream; random 64 B pairs
+    extra = extra_cycles_per_sector(acts, sectors, CFG, clock_mhz)
+    stream = 32 / CFG.dram_row_bytes
+    assert extra[0] == 0.0 and extra[2] == 0.0
+    assert extra[1] == pytest.approx((0.5 - stream) * CFG.dram_activation_ns * clock_mhz / 1000)
+
+
+GATHER = r'''
+extern "C" __global__ void gather(const unsigned* table, const int* idx, unsigned* out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = table[idx[i]];
+}
+'''
+N = 1 << 19  # lanes
+WORDS = 1 << 24  # a 64 MB table: random sectors, each its own row
+
+
+def _gather_ns(idx: np.ndarray) -> float:
+    kernel = sg.RawModule(code=GATHER).get_function("gather")
+    table = sg.asarray(np.arange(WORDS, dtype=np.uint32))
+    report = kernel((N // 256,), (256,), (table, sg.asarray(idx.astype(np.int32)), sg.zeros(N, np.uint32),
+                                          np.int32(N)))
+    return report.timing.time_ns
+
+
+@pytest.mark.parametrize("pattern", ["random", "stream"])
+def test_random_gathers_pay_for_their_rows_streams_do_not(pattern, timing_override):
+    # a stream: lane i reads word 8 i, one sector a lane as the random gather, whole rows in order
+    idx = (np.random.default_rng(1).integers(0, WORDS, N) if pattern == "random"
+           else np.arange(N, dtype=np.int64) * 8)
+    with_rows = _gather_ns(idx)
+    timing_override(dram_activation_ns=0.0)
+    without = _gather_ns(idx)
+    if pattern == "random":  # 2 sectors a row against 64: about 1.8x the DRAM time
+        assert with_rows >= 1.4 * without, (with_rows, without)
+    else:
+        assert with_rows == without
