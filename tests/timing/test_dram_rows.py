@@ -77,23 +77,18 @@ N = 1 << 19  # lanes
 WORDS = 1 << 24  # a 64 MB table: random sectors, each its own row
 
 
-def _gather_ns(idx: np.ndarray) -> float:
-    kernel = sg.RawModule(code=GATHER).get_function("gather")
-    table = sg.asarray(np.arange(WORDS, dtype=np.uint32))
-    report = kernel((N // 256,), (256,), (table, sg.asarray(idx.astype(np.int32)), sg.zeros(N, np.uint32),
-                                          np.int32(N)))
-    return report.timing.time_ns
-
-
 @pytest.mark.parametrize("pattern", ["random", "stream"])
 def test_random_gathers_pay_for_their_rows_streams_do_not(pattern, timing_override):
     # a stream: lane i reads word 8 i, one sector a lane as the random gather, whole rows in order
     idx = (np.random.default_rng(1).integers(0, WORDS, N) if pattern == "random"
            else np.arange(N, dtype=np.int64) * 8)
-    with_rows = _gather_ns(idx)
+    kernel = sg.RawModule(code=GATHER).get_function("gather")
+    args = (sg.asarray(np.arange(WORDS, dtype=np.uint32)), sg.asarray(idx.astype(np.int32)), sg.zeros(N, np.uint32),
+            np.int32(N))  # the same arrays (addresses) for both launches
+    with_rows = kernel((N // 256,), (256,), args).timing.time_ns
     timing_override(dram_activation_ns=0.0)
-    without = _gather_ns(idx)
+    without = kernel((N // 256,), (256,), args).timing.time_ns
     if pattern == "random":  # 2 sectors a row against 64: about 1.8x the DRAM time
         assert with_rows >= 1.4 * without, (with_rows, without)
-    else:
-        assert with_rows == without
+    else:  # (a row boundary inside a warp's sectors can cost a stream a little)
+        assert abs(with_rows - without) <= 0.01 * without, (with_rows, without)
