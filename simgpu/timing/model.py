@@ -389,11 +389,13 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     dram_pc = None
     dram_w = np.zeros(len(st.kind), np.float64)  # per pc, DRAM sectors written back per execution
     st_fill = np.zeros(len(st.kind), np.float64)  # per store pc, the share of its sectors the L2 did not hold
+    dram_sectors_pc = np.zeros(len(st.kind), np.float64)  # per pc, the DRAM sectors it read
     if per_pc:
         dram_pc = {int(r["pc"]): float(r["dram_bytes_read"]) for r in per_pc if "dram_bytes_read" in r}
         for r in per_pc:
             if not 0 <= int(r["pc"]) < len(dram_w):
                 continue
+            dram_sectors_pc[int(r["pc"])] = float(r.get("dram_bytes_read") or 0.0) / cfg.sector_bytes
             written = float(r.get("dram_bytes_write") or 0.0)
             if st.kind[int(r["pc"])] == K_GST:  # a store's DRAM reads: the partial sectors the L2 fills
                 written += float(r.get("dram_bytes_read") or 0.0)  # to write them back, on the same queue
@@ -425,10 +427,6 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     writes = _dram_write_costs(cfg, dram_w, gpu.sm_clock_mhz)
     fills = (st_fill, cfg.l2_fill_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6))
     # per pc, the DRAM cycles a sector costs beyond its bytes: its row activations (dram_rows.py)
-    dram_sectors_pc = np.zeros(len(st.kind), np.float64)
-    for pc, by in (dram_pc or {}).items():
-        if 0 <= pc < len(dram_sectors_pc):
-            dram_sectors_pc[pc] = by / cfg.sector_bytes
     dram_act = extra_cycles_per_sector(activations(trace, len(st.kind), cfg), dram_sectors_pc, cfg,
                                        gpu.sm_clock_mhz)
     atom_rate = cfg.atomics_per_ns / clock_ghz
