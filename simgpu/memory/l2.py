@@ -7,6 +7,8 @@ partition 0's, the rest partition 1's:
     dirty uint8[sets, ways]   4-bit mask of dirty sectors (only home entries get dirty); bits 4-7:
                               the dirty sectors only written in part and never filled (partial)
     lru   int64[sets, ways]   last-use stamp (larger = more recent)
+    stamp int64[1 + DRAM_BANKS]  [0] the last stamp given; [1 + b] the DRAM row that the
+                              write-backs last opened in bank b (-1: none), for their counters
 Per-access logic is a small loop over the ways of one set (``l2_access``), compiled with numba.
 
 Policies (see config.py for sources):
@@ -27,7 +29,12 @@ Policies (see config.py for sources):
   the sector pair from the home side, the sector alone from the far side (48 B per atomic on
   average, as measured in l2_fill; which side fetches what is not).
 * eviction (LRU way of the set, empty ways first): dirty sectors are written to DRAM (32 B each),
-  partial ones read first (32 B each).
+  partial ones read first (32 B each). For the timing model (timing/dram_rows.py) the evicting
+  access also counts the DRAM writes of 64 B its dirty sectors take (C_DRAM_WRITE_GRANULES) and
+  whether its line's row was open (C_DRAM_WRITE_ACTS: a table of DRAM_BANKS banks of
+  DRAM_ROW_BYTES rows that only the write-backs go through; both sizes ASSUMED). The 64 B writes
+  are measured (validation/typical19): random whole 32 B sectors, written back during the launch,
+  took 34.1 ps each, random 64 B pairs 35.8, where a stream writes 32 B in 7.0.
 * set index: XOR-fold of the line's offset in its allocation (``set_line``) modulo the sets of a
   partition (stands in for the real, undocumented slice/set hash; no pathological power-of-two
   strides; the offset, not the address, so that a kernel's evictions do not depend on where earlier
@@ -83,7 +90,17 @@ C_FAB_ATOM_HIT = 20
 # written sectors the L2 did not hold before the write (allocated in it; the timing model's L2 fill
 # bandwidth, timing/config.py l2_fill_bytes_per_s); ncu counts them as write hits all the same
 C_L2_WRITE_FILL = 21
-N_COUNTERS = 22
+# dirty lines written back: the rows they open and the 64 B DRAM writes they take (module docstring)
+C_DRAM_WRITE_ACTS = 22
+C_DRAM_WRITE_GRANULES = 23
+N_COUNTERS = 24
+
+# ASSUMED (not measured): the HBM rows a stream opens one at a time, and the banks whose open rows a
+# hash of the row picks (HBM3e: 1 KB rows per pseudo-channel, 16 banks each, 32 pseudo-channels a
+# stack); random accesses over more than a few MB miss whatever these are. The timing model's
+# read-side table (timing/config.py dram_row_bytes, dram_banks) takes these as its defaults.
+DRAM_ROW_BYTES = 2048
+DRAM_BANKS = 1024
 
 L2_READ = 0
 L2_WRITE = 1
@@ -164,6 +181,27 @@ def _find(tags, s, line):
 
 
 @njit(cache=True, inline="always")
+def dram_bank(row, n_banks):
+    """The bank (of n_banks) that holds a DRAM row: a multiplicative hash of the row number (the real
+    address map is not documented; this one spreads strided and contiguous rows alike)."""
+    b = ((np.int64(row) * np.int64(0x9E3779B97F4A7C1)) >> 17) % n_banks
+    return b + n_banks if b < 0 else b
+
+
+@njit(cache=True, inline="always")
+def _written_back(line, d, stamp, ctr):
+    """Count a dirty line's write-back (d: its dirty sectors): its 64 B DRAM writes, and its row's
+    activation unless the last write-back in its bank left that row open (stamp[1:])."""
+    ctr[C_DRAM_WRITE_GRANULES] += popcount4((d | (d >> 1)) & 5)
+    if stamp.shape[0] > DRAM_BANKS:
+        row = np.int64(line) // (DRAM_ROW_BYTES // 128)
+        b = 1 + dram_bank(row, DRAM_BANKS)
+        if stamp[b] != row:
+            ctr[C_DRAM_WRITE_ACTS] += 1
+            stamp[b] = row
+
+
+@njit(cache=True, inline="always")
 def _entry(tags, valid, dirty, lru, s, line, stamp, ctr):
     """The way of set s that holds line, allocating it (an empty way, else the least recently used
     one, whose dirty sectors go to DRAM) if absent; marks it most recently used."""
@@ -182,6 +220,8 @@ def _entry(tags, valid, dirty, lru, s, line, stamp, ctr):
             d = np.int64(dirty[s, way])
             ctr[C_DRAM_WRITE_SECTORS] += popcount4(d & 15)
             ctr[C_DRAM_READ_SECTORS] += popcount4((d >> 4) & d & 15)  # partial sectors: filled, then written
+            if d & 15:
+                _written_back(tags[s, way], d & 15, stamp, ctr)
         tags[s, way] = line
         valid[s, way] = 0
         dirty[s, way] = 0
@@ -341,7 +381,8 @@ class L2Cache:
         self.valid = np.zeros((self.nsets, ways), dtype=np.uint8)
         self.dirty = np.zeros((self.nsets, ways), dtype=np.uint8)
         self.lru = np.zeros((self.nsets, ways), dtype=np.int64)
-        self.stamp = np.zeros(1, dtype=np.int64)
+        self.stamp = np.full(1 + DRAM_BANKS, -1, dtype=np.int64)  # the LRU clock, the write-backs' rows
+        self.stamp[0] = 0
 
     def reset(self) -> None:
         """Invalidate everything (ncu's cache flush before a profiled launch)."""
@@ -349,6 +390,7 @@ class L2Cache:
         self.valid.fill(0)
         self.dirty.fill(0)
         self.lru.fill(0)
+        self.stamp.fill(-1)
         self.stamp[0] = 0
 
     def access(self, kind: int, line: int, mask: int, ctr: np.ndarray, far: bool = False, part: int = 0) -> int:

@@ -42,6 +42,8 @@ from simgpu.memory.l1 import (
 )
 from simgpu.memory.l2 import (
     C_DRAM_READ_SECTORS,
+    C_DRAM_WRITE_ACTS,
+    C_DRAM_WRITE_GRANULES,
     C_DRAM_WRITE_SECTORS,
     C_FAB_ATOM,
     C_FAB_ATOM_HIT,
@@ -366,6 +368,8 @@ class MemorySystem:
             "dram_bytes_read": int(ctr[C_DRAM_READ_SECTORS]) * self.cfg.dram_atom_bytes,
             "dram_bytes_write": int(ctr[C_DRAM_WRITE_SECTORS]) * self.cfg.dram_atom_bytes,
             "l2_write_fill_sectors": int(ctr[C_L2_WRITE_FILL]),
+            "dram_write_activations": int(ctr[C_DRAM_WRITE_ACTS]),
+            "dram_write_granules": int(ctr[C_DRAM_WRITE_GRANULES]),
         }, space=space, op=op)
 
     def shared_access(self, op: str, pc: int, addr, mask, size: int, min_wavefronts=None,
@@ -633,9 +637,11 @@ class MemorySystem:
 
     def per_instruction(self) -> dict[int, dict[str, float]]:
         """pc -> {instructions, requests, sectors, lines, l1_hits, l1_misses, l2_hits, l2_misses,
-        dram_bytes_read, dram_bytes_write, l2_write_fill_sectors} for global/local instructions (l2_*
-        count the L2 lookups the instruction caused, i.e. its L1 misses and its stores;
-        l2_write_fill_sectors the written sectors the L2 did not hold), or {instructions, wavefronts,
+        dram_bytes_read, dram_bytes_write, l2_write_fill_sectors, dram_write_activations,
+        dram_write_granules} for global/local instructions (l2_* count the L2 lookups the
+        instruction caused, i.e. its L1 misses and its stores; l2_write_fill_sectors the written
+        sectors the L2 did not hold; dram_write_* the rows and 64 B writes of the dirty lines it
+        evicted, l2.py), or {instructions, wavefronts,
         ideal_wavefronts, bank_conflicts} for shared ones. ``instruction_kinds()`` gives (space, op)."""
         return {pc: {k: float(v) for k, v in d.items()} for pc, d in sorted(self._pc.items())}
 

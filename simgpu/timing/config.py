@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, fields, replace
 from pathlib import Path
 
+from simgpu.memory.l2 import DRAM_BANKS, DRAM_ROW_BYTES
 from simgpu.memory.topology import H200_L2_SIDE
 
 MEASUREMENTS = Path(__file__).resolve().parents[1] / "arch" / "h200_measurements.json"
@@ -237,11 +238,29 @@ class TimingConfig:
     # GB/s): (13.08 - 7.03) / (1/2 - 1/64) = 12.49 ps. Random whole lines, not used for it, then give
     # 38.4 + 2.5 us against the 40.9 measured. 0: no activation cost.
     dram_activation_ns: float = 0.01249
-    # ASSUMED (not measured): the rows a stream pays one activation for, and the banks whose open
-    # rows a hash of the row picks (HBM3e: 1 KB rows per pseudo-channel, 16 banks each, 32
-    # pseudo-channels a stack); random accesses over more than a few MB miss whatever these are
-    dram_row_bytes: int = 2048
-    dram_banks: int = 1024
+    # A sector the L2 writes back during the launch costs DRAM time beyond its bytes too
+    # (dram_rows.write_back_cycles_per_sector): the memory system takes the dirty lines through a
+    # table of open rows of their own as the L2 evicts them (memory/l2.py), and this is the cost of
+    # an activation per sector above a stream's; besides, the DRAM writes 64 B at a time, so a lone
+    # dirty sector takes two sectors' bus time. validation/typical19 (H200, 2026-12-04), 256 MB
+    # stored in 16M float4s, nearly all written back during the launch: in order 58.7 us, to random
+    # whole lines 90.0, random 64 B pairs 149.4, random 32 B sectors 289.9 (per written-back unit
+    # less the launch and the index reads: sectors 34.1 ps, pairs 35.8, lines 45.3; a stream's
+    # sector 7.0). From the pairs: 149.4 us less the launch's 2.5 and 3.7 for the 16.8 MB of indices
+    # at the read rate, 35.8 ps a pair, less two sectors at the write rate (14.0), 21.8 ps over its
+    # 1 - 2/64 activations above a stream's: 22.5 ps, 1.8x a read's. The lines and sectors, not used
+    # for it, give 18.4 and 20.4 ps (the sectors with their 64 B writes; 27.5 without).
+    dram_write_activation_ns: float = 0.0225
+    # A store whose L2 allocation evicts dirty lines waits until the DRAM queue takes their
+    # write-back (the L2 has no room for its line before the dirty one has left), so that stores
+    # alone are paced by the write-backs they cause; loads already wait on that queue for their
+    # fetches. Without it, a launch that only stores would never feel its write-backs.
+    stores_wait_for_write_backs: bool = True
+    # ASSUMED (not measured; memory/l2.py DRAM_ROW_BYTES, DRAM_BANKS, whose write-back table uses the
+    # same): the rows a stream pays one activation for, and the banks whose open rows a hash of the
+    # row picks; random accesses over more than a few MB miss whatever these are
+    dram_row_bytes: int = DRAM_ROW_BYTES
+    dram_banks: int = DRAM_BANKS
     sector_bytes: int = 32  # hardware fact
     # DRAM sectors per L2-missed sector when the memory system's per-pc DRAM bytes are not given:
     # an L2 miss fetches the aligned 64 B pair (simgpu.memory L2, fetch_bytes), but in a coalesced

@@ -16,6 +16,13 @@ typical4's gemv_warp_x and typical13's cross_entropy_rows, a warp to a 16 KB row
 streaming rate). The replay charges each DRAM sector of a pc, beyond its bytes, the
 activations per sector above a stream's (one per row) times dram_activation_ns: streaming launches
 cost what they did, random ones pay for their rows.
+
+Write-backs pay for their rows too, at dram_write_activation_ns (validation/typical19: random 64 B
+pairs stored over 256 MB ran 2.6x slower than in order, whole lines 1.5x, lone sectors 4.9x), but
+the functional walk's order is not theirs: the L2 writes a dirty line back when a later access
+evicts it. The memory system counts them as they leave (memory/l2.py: the rows they open in a table
+of their own, their 64 B DRAM writes) on the evicting instruction, and
+`write_back_cycles_per_sector` turns those counts into each written-back sector's cost.
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ import numpy as np
 from numba import njit
 
 from simgpu.memory.l1 import dram_sectors
+from simgpu.memory.l2 import dram_bank
 from simgpu.stats.trace import ExecutionTrace
 from simgpu.timing.config import TimingConfig
 
@@ -38,10 +46,7 @@ def _scan(pcs, lines, warps, row_shift, n_banks, n_pc):
     acts = np.zeros(n_pc, np.int64)
     for i in range(lines.shape[0]):
         row = lines[i] >> row_shift
-        h = (row * np.int64(0x9E3779B97F4A7C1)) >> 17
-        b = h % n_banks
-        if b < 0:
-            b += n_banks
+        b = dram_bank(row, n_banks)
         if open_row[b] != row and last_row[warps[i]] != row:
             acts[pcs[i]] += 1
         open_row[b] = row
@@ -97,4 +102,28 @@ def extra_cycles_per_sector(acts: np.ndarray, dram_sectors_pc: np.ndarray, cfg: 
     per_sector = np.minimum(1.0, acts[has] / dram_sectors_pc[has])
     stream = cfg.sector_bytes / float(cfg.dram_row_bytes)
     out[has] = np.maximum(0.0, per_sector - stream) * cfg.dram_activation_ns * clock_mhz / 1000.0
+    return out
+
+
+def write_back_cycles_per_sector(per_pc: list[dict], n_pc: int, cfg: TimingConfig, clock_mhz: float) -> np.ndarray:
+    """Per pc, the DRAM queue cycles each sector it writes back (evicts dirty) costs beyond its
+    bytes, from the memory system's count of those write-backs (memory/l2.py: the rows they opened
+    in a table of their own, in the order the L2 evicted them, and their 64 B DRAM writes): the
+    activations per sector above a stream's at dram_write_activation_ns each, and the bus time of
+    the clean sectors its 64 B writes carry (a lone dirty sector takes a pair's) at the write rate.
+    0 where it wrote nothing back."""
+    out = np.zeros(n_pc, np.float64)
+    if cfg.dram_write_bytes_per_s <= 0:
+        return out
+    stream = cfg.sector_bytes / float(cfg.dram_row_bytes)
+    sector_ns = cfg.sector_bytes / cfg.dram_write_bytes_per_s * 1e9
+    for r in per_pc:
+        pc, sectors = int(r["pc"]), float(r.get("dram_bytes_write") or 0.0) / cfg.sector_bytes
+        if not 0 <= pc < n_pc or sectors <= 0:
+            continue
+        acts = float(r.get("dram_write_activations") or 0.0)
+        ns = max(0.0, min(1.0, acts / sectors) - stream) * cfg.dram_write_activation_ns
+        granules = float(r.get("dram_write_granules") or 0.0)
+        ns += max(0.0, 2.0 * granules / sectors - 1.0) * sector_ns
+        out[pc] = ns * clock_mhz / 1000.0
     return out

@@ -30,7 +30,7 @@ from simgpu.core.dispatch import sm_of_cta, sm_order
 from simgpu.memory.l2 import lines_in_allocation
 from simgpu.memory.topology import H200_DISPATCH_UNITS, domain_of_sm
 from simgpu.timing.config import TimingConfig, default_config
-from simgpu.timing.dram_rows import activations, extra_cycles_per_sector
+from simgpu.timing.dram_rows import activations, extra_cycles_per_sector, write_back_cycles_per_sector
 from simgpu.timing.isa import (
     K_ALU,
     K_GATOM,
@@ -224,18 +224,20 @@ def _resident_per_bin(warp_start, warp_end, warp_sm, edges, num_sms):
     return out
 
 
-def _dram_write_costs(cfg: TimingConfig, dram_w: np.ndarray, clock_mhz: float) -> tuple:
+def _dram_write_costs(cfg: TimingConfig, dram_w: np.ndarray, clock_mhz: float, wb_extra: np.ndarray) -> tuple:
     """The replay's DRAM write inputs (config dram_write_bytes_per_s): per pc the sectors each
-    execution writes back, a written sector's cycles, and the turnaround cycles a written sector
-    paired with a read costs (so that a 1:1 copy runs at dram_copy_bytes_per_s)."""
+    execution writes back, a written sector's cycles, the turnaround cycles a written sector
+    paired with a read costs (so that a 1:1 copy runs at dram_copy_bytes_per_s), per pc the
+    cycles a written sector costs beyond those (wb_extra: its rows and write granules), and whether
+    a store waits for the DRAM queue to take its write-backs."""
     if cfg.dram_write_bytes_per_s <= 0 or not dram_w.any():
-        return np.zeros(len(dram_w), np.float64), 0.0, 0.0
+        return np.zeros(len(dram_w), np.float64), 0.0, 0.0, np.zeros(len(dram_w), np.float64), False
     per_cycle = cfg.sector_bytes * clock_mhz * 1e6  # bytes a sector per cycle of rate
     w_cost = per_cycle / cfg.dram_write_bytes_per_s
     mix = 0.0
     if cfg.dram_copy_bytes_per_s > 0:
         mix = max(0.0, 2.0 * per_cycle / cfg.dram_copy_bytes_per_s - per_cycle / cfg.dram_bytes_per_s - w_cost)
-    return dram_w, w_cost, mix
+    return dram_w, w_cost, mix, np.ascontiguousarray(wb_extra, np.float64), bool(cfg.stores_wait_for_write_backs)
 
 
 def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, groups: bool) -> tuple:
@@ -390,6 +392,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     dram_w = np.zeros(len(st.kind), np.float64)  # per pc, DRAM sectors written back per execution
     st_fill = np.zeros(len(st.kind), np.float64)  # per store pc, the share of its sectors the L2 did not hold
     dram_sectors_pc = np.zeros(len(st.kind), np.float64)  # per pc, the DRAM sectors it read
+    wb_read_share = np.zeros(len(st.kind), np.float64)  # per store pc, the reads' share of dram_w
     if per_pc:
         dram_pc = {int(r["pc"]): float(r["dram_bytes_read"]) for r in per_pc if "dram_bytes_read" in r}
         for r in per_pc:
@@ -398,7 +401,9 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             dram_sectors_pc[int(r["pc"])] = float(r.get("dram_bytes_read") or 0.0) / cfg.sector_bytes
             written = float(r.get("dram_bytes_write") or 0.0)
             if st.kind[int(r["pc"])] == K_GST:  # a store's DRAM reads: the partial sectors the L2 fills
-                written += float(r.get("dram_bytes_read") or 0.0)  # to write them back, on the same queue
+                filled = float(r.get("dram_bytes_read") or 0.0)  # to write them back, on the same queue
+                written += filled
+                wb_read_share[int(r["pc"])] = filled / written if written else 0.0
             if written and r.get("warps"):
                 dram_w[int(r["pc"])] = written / cfg.sector_bytes / float(r["warps"])
             if r.get("l2_write_fill_sectors") and r.get("sectors"):
@@ -424,11 +429,15 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     bar_lat = int(round(cfg.bar_base_cycles + cfg.bar_per_warp_cycles * wpc))
     l2_rate = cfg.l2_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6)
     dram_rate = cfg.dram_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6)
-    writes = _dram_write_costs(cfg, dram_w, gpu.sm_clock_mhz)
     fills = (st_fill, cfg.l2_fill_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6))
     # per pc, the DRAM cycles a sector costs beyond its bytes: its row activations (dram_rows.py)
     dram_act = extra_cycles_per_sector(activations(trace, len(st.kind), cfg), dram_sectors_pc, cfg,
                                        gpu.sm_clock_mhz)
+    # and a sector written back behind it: the rows and 64 B writes of the dirty lines it evicted
+    # (dram_rows.write_back_cycles_per_sector); a store's own DRAM reads (in dram_w) at its reads' cost
+    wb_extra = write_back_cycles_per_sector(per_pc or [], len(st.kind), cfg, gpu.sm_clock_mhz)
+    writes = _dram_write_costs(cfg, dram_w, gpu.sm_clock_mhz,
+                               wb_read_share * dram_act + (1.0 - wb_read_share) * wb_extra)
     atom_rate = cfg.atomics_per_ns / clock_ghz
     rec = bool(N <= RECORD_AUTO_LIMIT) if record == "auto" else bool(record)
     walk_in_runs = timed_l1 and cfg.l1_loads_in_runs and not cfg.l1_loads_in_issue_order

@@ -272,14 +272,15 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
     l2_line_free = 0.0
     # the L2's dirty-line write-backs on the DRAM queue (model._dram_write_costs): per pc the
     # sectors an execution writes back, a sector's cycles, the read/write turnaround per paired
-    # sector; recent read and written sectors decay with load_win
-    dram_w, w_cost, mix_cost = writes
+    # sector, per pc a sector's cycles for its rows and granules, whether a store that writes back
+    # waits for the DRAM to take it; recent read and written sectors decay with load_win
+    dram_w, w_cost, mix_cost, wb_extra, wb_wait = writes
     # sectors entering the L2 (config l2_fill_bytes_per_s): a load's or atomic's DRAM sectors, and
     # per store pc the share of its written sectors the L2 did not hold; sectors per cycle (0: off)
     st_fill, fill_rate = fills
     fill_free = 0.0
-    # dram_act: per pc, the DRAM cycles each of its sectors (read, or written back behind it) costs
-    # beyond its bytes, for the rows it opens (dram_rows.py)
+    # dram_act: per pc, the DRAM cycles each of its sectors read costs beyond its bytes, for the rows
+    # it opens (dram_rows.py); wb_extra: those of a sector written back behind it
     mix_r = 0.0
     mix_w = 0.0
     mix_t = 0
@@ -646,7 +647,9 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                                 mix_w += wsec
                                 pair = mix_r / mix_w if mix_r < mix_w else 1.0
                                 tw = dram_free if dram_free > t1 else t1
-                                dram_free = tw + wsec * (w_cost + mix_cost * pair + dram_act[pc])
+                                dram_free = tw + wsec * (w_cost + mix_cost * pair + wb_extra[pc])
+                                if wb_wait and k == K_GST and tw > st:
+                                    st = tw
                         if k == K_GATOM:
                             ta = atom_free if atom_free > st else st
                             atom_free = ta + float(rows[mr].lanes) / atom_rate
