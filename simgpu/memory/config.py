@@ -119,6 +119,14 @@ class MemoryConfig:
     # hits at home; an SM that wrote a line far from home reads it back from its own side (the
     # write left a copy). simgpu, same launches: DRAM reads -3.0 to +9.5 % at every size (l2.py).
     l2_ways: int = 16
+    # At most this many bytes of the L2 dirty: a write past it makes the L2 write a dirty line back at
+    # once, the oldest first (l2.py). validation/typical17 and typical19 (H200, 2026-12-04): stores
+    # alone of 64 and 256 MB left 27.1 and 26.9 MB dirty at the end (fill_f4_64mb wrote back 40.0 MB
+    # of its 67.1 during the launch, typical19's fill_f4 241.5 of 268.4), where simgpu with no limit
+    # left ~40 (27.4 and 228.6 written back); typical9's adam_step kept all of the 25.2 MB it updates
+    # in place dirty (1.5 MB written back), so the limit is the whole L2's, not a share of each set
+    # (7 of 16 ways took adam_step to 6.1 MB). None: no limit.
+    l2_dirty_bytes_max: int | None = 27_000_000
     # The partition (0 or 1: there are two, [HOPPER-WP], l2.SIDE_PARTITIONS) each SM sits beside
     # ([L2PART]: benchmarks/microbench/l2_partition; the line's home partition is
     # memory/l2.home_partition). A read from the other side is looked up in the near

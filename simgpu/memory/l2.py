@@ -7,8 +7,10 @@ partition 0's, the rest partition 1's:
     dirty uint8[sets, ways]   4-bit mask of dirty sectors (only home entries get dirty); bits 4-7:
                               the dirty sectors only written in part and never filled (partial)
     lru   int64[sets, ways]   last-use stamp (larger = more recent)
-    stamp int64[1 + DRAM_BANKS]  [0] the last stamp given; [1 + b] the DRAM row that the
-                              write-backs last opened in bank b (-1: none), for their counters
+    stamp int64[STAMP_DIRTY + 3]  [0] the last stamp given; [STAMP_ROWS + b] the DRAM row that
+                              the write-backs last opened in bank b (-1: none), for their
+                              counters; [STAMP_DIRTY:] the dirty lines allowed (0: any), held, and
+                              the set the write-back sweep looks at next
 Per-access logic is a small loop over the ways of one set (``l2_access``), compiled with numba.
 
 Policies (see config.py for sources):
@@ -35,6 +37,10 @@ Policies (see config.py for sources):
   DRAM_ROW_BYTES rows that only the write-backs go through; both sizes ASSUMED). The 64 B writes
   are measured (validation/typical19): random whole 32 B sectors, written back during the launch,
   took 34.1 ps each, random 64 B pairs 35.8, where a stream writes 32 B in 7.0.
+* dirty lines (``dirty_bytes_max``, config.py l2_dirty_bytes_max): a write that makes the L2 hold
+  more dirty lines than that writes one back at once (it stays, clean): the least recently used
+  dirty line of the next set, in turn, that holds one, so that the write-backs come oldest first
+  across the sets while the limit counts the whole L2.
 * set index: XOR-fold of the line's offset in its allocation (``set_line``) modulo the sets of a
   partition (stands in for the real, undocumented slice/set hash; no pathological power-of-two
   strides; the offset, not the address, so that a kernel's evictions do not depend on where earlier
@@ -101,6 +107,10 @@ N_COUNTERS = 24
 # read-side table (timing/config.py dram_row_bytes, dram_banks) takes these as its defaults.
 DRAM_ROW_BYTES = 2048
 DRAM_BANKS = 1024
+# L2Cache.stamp's slots after [0], the LRU clock (module docstring): the rows the write-backs last
+# opened, one per bank; then the dirty lines allowed (0: any), held, and the write-back sweep's set
+STAMP_ROWS = 1
+STAMP_DIRTY = STAMP_ROWS + DRAM_BANKS
 
 L2_READ = 0
 L2_WRITE = 1
@@ -191,14 +201,49 @@ def dram_bank(row, n_banks):
 @njit(cache=True, inline="always")
 def _written_back(line, d, stamp, ctr):
     """Count a dirty line's write-back (d: its dirty sectors): its 64 B DRAM writes, and its row's
-    activation unless the last write-back in its bank left that row open (stamp[1:])."""
+    activation unless the last write-back in its bank left that row open (stamp[STAMP_ROWS:])."""
     ctr[C_DRAM_WRITE_GRANULES] += popcount4((d | (d >> 1)) & 5)
-    if stamp.shape[0] > DRAM_BANKS:
+    if stamp.shape[0] > STAMP_DIRTY:
         row = np.int64(line) // (DRAM_ROW_BYTES // 128)
-        b = 1 + dram_bank(row, DRAM_BANKS)
+        b = STAMP_ROWS + dram_bank(row, DRAM_BANKS)
         if stamp[b] != row:
             ctr[C_DRAM_WRITE_ACTS] += 1
             stamp[b] = row
+
+
+@njit(cache=True)
+def _write_back_a_dirty_line(tags, valid, dirty, lru, keep_s, keep_w, stamp, ctr):
+    """Write back the least recently used dirty line of the next set, from the sweep's cursor on, that
+    holds one (other than the line just written, at keep_s / keep_w): it stays, clean, its partial
+    sectors read first."""
+    nsets = tags.shape[0]
+    for _ in range(nsets):
+        s = stamp[STAMP_DIRTY + 2]
+        stamp[STAMP_DIRTY + 2] = (s + 1) % nsets
+        oldest = -1
+        for w in range(tags.shape[1]):
+            if dirty[s, w] & 15 and not (s == keep_s and w == keep_w):
+                if oldest < 0 or lru[s, w] < lru[s, oldest]:
+                    oldest = w
+        if oldest >= 0:
+            d = np.int64(dirty[s, oldest])
+            ctr[C_DRAM_WRITE_SECTORS] += popcount4(d & 15)
+            ctr[C_DRAM_READ_SECTORS] += popcount4((d >> 4) & d & 15)  # partial sectors: filled, then written
+            _written_back(tags[s, oldest], d & 15, stamp, ctr)
+            valid[s, oldest] = valid[s, oldest] | (d & 15)
+            dirty[s, oldest] = 0
+            stamp[STAMP_DIRTY + 1] -= 1
+            return
+
+
+@njit(cache=True, inline="always")
+def _dirtied(tags, valid, dirty, lru, s, w, was, stamp, ctr):
+    """Entry (s, w), whose dirty sectors were `was`, has just been written: where it was clean, the L2
+    holds one dirty line more, and past its limit (stamp[STAMP_DIRTY]) writes one back."""
+    if stamp[STAMP_DIRTY] > 0 and (was & 15) == 0 and (dirty[s, w] & 15) != 0:
+        stamp[STAMP_DIRTY + 1] += 1
+        if stamp[STAMP_DIRTY + 1] > stamp[STAMP_DIRTY]:
+            _write_back_a_dirty_line(tags, valid, dirty, lru, s, w, stamp, ctr)
 
 
 @njit(cache=True, inline="always")
@@ -222,6 +267,8 @@ def _entry(tags, valid, dirty, lru, s, line, stamp, ctr):
             ctr[C_DRAM_READ_SECTORS] += popcount4((d >> 4) & d & 15)  # partial sectors: filled, then written
             if d & 15:
                 _written_back(tags[s, way], d & 15, stamp, ctr)
+                if stamp[STAMP_DIRTY] > 0:
+                    stamp[STAMP_DIRTY + 1] -= 1
         tags[s, way] = line
         valid[s, way] = 0
         dirty[s, way] = 0
@@ -300,6 +347,7 @@ def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_h
             partial &= ~fill
         valid[hs, hw] = v | m
         dirty[hs, hw] = (d & 15) | m | (partial << 4)
+        _dirtied(tags, valid, dirty, lru, hs, hw, d, stamp, ctr)
         if far:  # forwarded to the home partition; this side keeps a (clean) copy of what it wrote
             ctr[C_FAB_WRITE] += n
             ctr[C_FAB_WRITE_HIT] += h
@@ -362,7 +410,9 @@ def l2_access(kind, line, m, tags, valid, dirty, lru, nsets, fetch_pair, write_h
     fetch = _fetch(m & ~v & 15, v, fetch_pair and not far)
     ctr[C_DRAM_READ_SECTORS] += popcount4(fetch)
     _fill(valid, dirty, hs, hw, fetch)
+    was = np.int64(dirty[hs, hw])
     dirty[hs, hw] = dirty[hs, hw] | m
+    _dirtied(tags, valid, dirty, lru, hs, hw, was, stamp, ctr)
     return hit
 
 
@@ -370,7 +420,7 @@ class L2Cache:
     """The L2's state arrays plus its geometry."""
 
     def __init__(self, total_bytes: int, ways: int, line_bytes: int = 128, fetch_bytes: int = 64,
-                 write_counts_as_hit: bool = True, partitions: int = 1):
+                 write_counts_as_hit: bool = True, partitions: int = 1, dirty_bytes_max: int | None = None):
         lines = total_bytes // line_bytes
         self.ways = ways
         self.parts = max(1, int(partitions))
@@ -381,8 +431,11 @@ class L2Cache:
         self.valid = np.zeros((self.nsets, ways), dtype=np.uint8)
         self.dirty = np.zeros((self.nsets, ways), dtype=np.uint8)
         self.lru = np.zeros((self.nsets, ways), dtype=np.int64)
-        self.stamp = np.full(1 + DRAM_BANKS, -1, dtype=np.int64)  # the LRU clock, the write-backs' rows
+        # the LRU clock, the write-backs' rows, the dirty lines allowed (0: any), held, the sweep's set
+        self.stamp = np.full(STAMP_DIRTY + 3, -1, dtype=np.int64)
         self.stamp[0] = 0
+        self.stamp[STAMP_DIRTY] = 0 if dirty_bytes_max is None else max(1, int(dirty_bytes_max) // line_bytes)
+        self.stamp[STAMP_DIRTY + 1:] = 0
 
     def reset(self) -> None:
         """Invalidate everything (ncu's cache flush before a profiled launch)."""
@@ -390,8 +443,9 @@ class L2Cache:
         self.valid.fill(0)
         self.dirty.fill(0)
         self.lru.fill(0)
-        self.stamp.fill(-1)
+        self.stamp[STAMP_ROWS:STAMP_DIRTY] = -1
         self.stamp[0] = 0
+        self.stamp[STAMP_DIRTY + 1:] = 0
 
     def access(self, kind: int, line: int, mask: int, ctr: np.ndarray, far: bool = False, part: int = 0) -> int:
         """One lookup from Python (tests, step-through); far: from the side away from the line's home
@@ -414,6 +468,7 @@ class L2Cache:
         slot = np.arange(n, dtype=np.int64) * (self.nsets * self.ways) // n  # evenly over the sets
         sets, ways = slot // self.ways, slot % self.ways
         self.tags[sets, ways] = SEED_LINE + np.arange(n, dtype=np.int64)
+        self.stamp[STAMP_DIRTY + 1] += n
         self.valid[sets, ways] = 15
         self.dirty[sets, ways] = 15
         self.lru[sets, ways] = 0

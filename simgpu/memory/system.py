@@ -138,7 +138,8 @@ class MemorySystem:
                         else np.zeros(0, np.int8))
         # two partitions of half the capacity each where the sides are known (l2.py "Partitions")
         self.l2 = L2Cache(c.l2_bytes, c.l2_ways, c.line_bytes, c.l2_fetch_bytes, c.l2_write_counts_as_hit,
-                          partitions=SIDE_PARTITIONS if len(self.sm_side) else 1)
+                          partitions=SIDE_PARTITIONS if len(self.sm_side) else 1,
+                          dirty_bytes_max=c.l2_dirty_bytes_max)
         self.heap_lines = np.zeros(0, np.int64)  # begin_kernel: where the allocations start (l2.py)
         self.carveout_bytes = 0
         # begin_kernel: whether a load's (warp, line) groups that hit L1 go into `last` too (only the
