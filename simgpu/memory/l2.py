@@ -200,8 +200,13 @@ def dram_bank(row, n_banks):
 
 @njit(cache=True, inline="always")
 def _written_back(line, d, stamp, ctr):
-    """Count a dirty line's write-back (d: its dirty sectors): its 64 B DRAM writes, and its row's
-    activation unless the last write-back in its bank left that row open (stamp[STAMP_ROWS:])."""
+    """Count a dirty line's write-back (d: its dirty byte, the dirty sectors in the low nibble and
+    the partially written ones in the high): its sectors, the partial ones read first, its 64 B DRAM
+    writes, and its row's activation unless the last write-back in its bank left that row open
+    (stamp[STAMP_ROWS:])."""
+    ctr[C_DRAM_WRITE_SECTORS] += popcount4(d & 15)
+    ctr[C_DRAM_READ_SECTORS] += popcount4((d >> 4) & d & 15)  # partial sectors: filled, then written
+    d = d & 15
     ctr[C_DRAM_WRITE_GRANULES] += popcount4((d | (d >> 1)) & 5)
     if stamp.shape[0] > STAMP_DIRTY:
         row = np.int64(line) // (DRAM_ROW_BYTES // 128)
@@ -227,9 +232,7 @@ def _write_back_a_dirty_line(tags, valid, dirty, lru, keep_s, keep_w, stamp, ctr
                     oldest = w
         if oldest >= 0:
             d = np.int64(dirty[s, oldest])
-            ctr[C_DRAM_WRITE_SECTORS] += popcount4(d & 15)
-            ctr[C_DRAM_READ_SECTORS] += popcount4((d >> 4) & d & 15)  # partial sectors: filled, then written
-            _written_back(tags[s, oldest], d & 15, stamp, ctr)
+            _written_back(tags[s, oldest], d, stamp, ctr)
             valid[s, oldest] = valid[s, oldest] | (d & 15)
             dirty[s, oldest] = 0
             stamp[STAMP_DIRTY + 1] -= 1
@@ -263,10 +266,8 @@ def _entry(tags, valid, dirty, lru, s, line, stamp, ctr):
                 way = w
         if tags[s, way] != -1:
             d = np.int64(dirty[s, way])
-            ctr[C_DRAM_WRITE_SECTORS] += popcount4(d & 15)
-            ctr[C_DRAM_READ_SECTORS] += popcount4((d >> 4) & d & 15)  # partial sectors: filled, then written
             if d & 15:
-                _written_back(tags[s, way], d & 15, stamp, ctr)
+                _written_back(tags[s, way], d, stamp, ctr)
                 if stamp[STAMP_DIRTY] > 0:
                     stamp[STAMP_DIRTY + 1] -= 1
         tags[s, way] = line
