@@ -61,6 +61,12 @@ class TimingConfig:
     lat_fp64: int = 8  # latency_dfma_cycles 8.05 / latency_dadd_cycles 8.05
     lat_mufu: int = 17  # latency_mufu_ex2_cycles 17.02 / latency_mufu_rsq_cycles 17.02
     lat_sin: int = 23  # latency_sin_approx_cycles 23.02 (FMUL.RZ + MUFU.SIN)
+    # rsqrt / ex2 / lg2 / sqrt / rcp .approx.f32 without .ftz: ptxas guards the MUFU against
+    # subnormals (FSETP, @!P FMUL, MUFU, @!P FMUL; rcp: FSETP, FSEL, FMUL, MUFU, FMUL; nvdisasm of
+    # NVRTC 13 / nvcc 13.0 sm_90 cubins). latency_rsqrtf_intrinsic_cycles 39.09 (rsqrtf chain);
+    # benchmarks/microbench/warp_issue rsqrtf_chain 43.25 per rsqrtf + FADD (2026-12-04), 23.1 with
+    # -ftz=true. ex2 / lg2 / sqrt / rcp: ASSUMED the same (latency_expf_intrinsic 43.1 = FMUL + 39).
+    lat_mufu_guarded: int = 39
     lat_shfl: int = 24  # latency_shfl_bfly_cycles 24.02
     lat_cvt: int = 17  # ASSUMED: conversions (I2F/F2I) take the MUFU latency (not measured)
     lat_branch: int = 4  # ASSUMED: a warp's next issue after a branch (not measured)
@@ -498,6 +504,24 @@ class TimingConfig:
     # issue each basic block in a ptxas-like list-scheduled order (loads first) rather than in
     # PTX order: NVVM's PTX interleaves loads and their uses, ptxas hoists the loads
     schedule_blocks: bool = True
+    # schedule with a clock (one issue a cycle): among the ready instructions take what can issue
+    # soonest, then the longest path, as ptxas fills a load's latency with independent work rather
+    # than putting its consumer straight after it. Over the 242 recorded launches (2026-12-04, with
+    # lat_mufu_guarded): kernel-time MAPE 11.84 -> 11.72 %, within 10 % 134 -> 139; spmv_csr +20.0
+    # -> +3.9 %, gemm_tiled_edges +15.8 -> +2.5 %, spmm_csr_rowwarp +13.3 -> +5.5 %; worst
+    # fft1024_shared -18.1 -> -23.0 %, warp_sort_i64 -20.5 -> -25.4 %; L2 read sectors mean |error|
+    # 2.93 -> 2.92 % (gemm_tiled +4.5 -> +3.3 %, gemm_naive -9.0 -> -5.6 %).
+    schedule_in_time: bool = True
+    # keep that order within the kernel's register count (ptxas's, from NVRTC's cubin): past it,
+    # loads wait until registers free up (reg_pressure.py counts the PTX registers live; implies
+    # schedule_in_time). ptxas overlaps independent chains only while their values fit in the
+    # registers it allocates: typical3 nbody_forces' 32 registers hold about two bodies of its
+    # 8-body loop, not eight (benchmarks/microbench/warp_issue). On, over the 242 launches: nbody
+    # -49.6 -> -29.4 %, MAPE 11.67 %. Off because the L1 walk's runs (l1_loads_in_runs) end at each
+    # wait for a load, and ptxas's deep load prologues (22 loads ahead in typical16 row_dot_naive)
+    # kept warps' runs long where the budget-limited order does not: row_dot_naive's L1 hit rate
+    # 87.7 -> 72.3 % (H200 85.2), L2 reads -17 -> +70 %; cal gemm_tiled L2 reads +4.5 -> +9.9 %.
+    schedule_register_budget: bool = False
     # latency the scheduler assumes for a global load when ranking instructions (about an L2 hit)
     schedule_load_latency: int = 400
     # ASSUMED: ptxas predicates (if-converts) guarded forward branches over at most this many
@@ -536,6 +560,7 @@ class TimingConfig:
             lat_fp64=round(v("latency_dfma_cycles", c.lat_fp64)),
             lat_mufu=round(v("latency_mufu_ex2_cycles", c.lat_mufu)),
             lat_sin=round(v("latency_sin_approx_cycles", c.lat_sin)),
+            lat_mufu_guarded=round(v("latency_rsqrtf_intrinsic_cycles", c.lat_mufu_guarded)),
             lat_shfl=round(v("latency_shfl_bfly_cycles", c.lat_shfl)),
             ii_fp32=per_sm("throughput_ffma_per_sm_per_cycle", c.ii_fp32),
             ii_int=per_sm("throughput_iadd_xor_alternating_per_sm_per_cycle", c.ii_int),

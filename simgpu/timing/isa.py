@@ -50,6 +50,7 @@ _INT_OPS = {"add", "sub", "and", "or", "xor", "not", "shl", "shr", "min", "max",
             "isspacep", "match", "elect", "szext", "bmsk", "getctarank", "mapa", "cvta", "discard",
             "prefetch", "prefetchu", "applypriority", "createpolicy", *SIMD_VIDEO_OPCODES}
 _MUFU_OPS = {"ex2", "lg2", "rsqrt", "sqrt", "rcp", "tanh", "sin", "cos", "div"}
+_GUARDED_MUFU_OPS = {"ex2", "lg2", "rsqrt", "sqrt", "rcp"}  # .approx.f32 without .ftz
 _FOLDED_SPECIALS = ("%ctaid", "%ntid", "%nctaid", "%nsmid", "%gridid")
 
 
@@ -199,6 +200,8 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
             return K_ALU, P_MUFU, cfg.lat_mufu + extra, cfg.ii_mufu, SB_SHORT
         if op in ("rcp", "sqrt") and not approx:
             return K_ALU, P_MUFU, cfg.lat_mufu + cfg.lat_div_extra, cfg.ii_mufu, SB_SHORT
+        if op in _GUARDED_MUFU_OPS and "f32" in mods and "ftz" not in mods:  # subnormal guard
+            return K_ALU, P_MUFU, cfg.lat_mufu_guarded, cfg.ii_mufu, SB_SHORT
         return K_ALU, P_MUFU, cfg.lat_mufu, cfg.ii_mufu, SB_SHORT
     if op == "rem":
         return K_ALU, P_IMAD, _idiv_latency(mods, cfg), cfg.ii_imad * 6, SB_SHORT
@@ -327,6 +330,7 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
 _MEM_KINDS = {K_GLD, K_GST, K_GATOM, K_SLD, K_SST, K_SATOM, K_LLD, K_LST, K_CONST, K_SHFL}
 _STORE_KINDS = {K_GST, K_GATOM, K_SST, K_SATOM, K_LST}
 _FENCE_KINDS = {K_BAR, K_EXIT, K_BRANCH}
+_LOAD_KINDS = {K_GLD, K_SLD, K_LLD, K_CONST}
 
 
 def if_convertible_branches(lk: LinkedKernel, max_shadow: int) -> set[int]:
@@ -387,12 +391,20 @@ _SHARED_KINDS = {K_SLD, K_SST, K_SATOM}
 
 
 def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
-                   shadows: dict[int, int] | None = None) -> list[int]:
+                   shadows: dict[int, int] | None = None,
+                   pressure: tuple[np.ndarray, set[int], set[int], int] | None = None,
+                   in_time: bool = False) -> list[int]:
     """Order of the pcs a..b-1 as a list scheduler would issue them: respect register (RAW, WAR,
     WAW) and memory-order dependencies (no memory op crosses a store, atomic or barrier, except
     read-only loads, which no store can alias), keep
     the block's last control instruction last, and among ready instructions take the one with
-    the longest latency-weighted path to the end of the block (loads move up)."""
+    the longest latency-weighted path to the end of the block (loads move up). `in_time` (implied
+    by `pressure`) keeps a clock, one issue a cycle, and takes what can issue soonest first, so a
+    load's consumer does not follow it straight away while other work is ready.
+
+    `pressure` = (register weights, live-in ids, live-out ids, budget) keeps the live registers
+    within the budget where it can: when the longest-path choice would go past it, take the ready
+    instruction that adds the fewest registers instead (reg_pressure.py)."""
     n = b - a
     if n <= 2:
         return list(range(a, b))
@@ -402,6 +414,7 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
     last_store = [-1, -1]  # per space class: global-like, shared
     mem_since_store: list[list[int]] = [[], []]
     lat = np.zeros(n, np.int64)
+    raw: set[tuple[int, int]] = set()  # (producer, consumer): the consumer reads the producer's result
     shadows = shadows or {}
     for i in range(n):
         pc = a + i
@@ -412,6 +425,7 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
                 break
             if r in last_w:
                 preds[i].add(last_w[r])
+                raw.add((last_w[r], i))
         for r in st.dst[pc]:
             if r < 0:
                 break
@@ -458,9 +472,29 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
     npred = [len(p) for p in preds]
     ready = [i for i in range(n) if npred[i] == 0]
     order = []
+    tracker = _PressureTracker(st, a, b, pressure) if pressure is not None else None
+    earliest = np.zeros(n, np.int64)  # the cycle each instruction's inputs are ready, one issue a cycle
+    clock = 0
+
+    def soonest(i: int) -> tuple:
+        return (max(clock, int(earliest[i])), -height[i], i)
+
+    in_time = in_time or tracker is not None
     while ready:
-        ready.sort(key=lambda i: (-height[i], i))
+        if not in_time:
+            ready.sort(key=lambda i: (-height[i], i))
+        else:  # what can issue soonest, then the longest path
+            ready.sort(key=soonest)
+            if tracker is not None and tracker.over_budget(ready[0]):  # loads wait for registers
+                ready.sort(key=lambda i: (tracker.delta(i) > 0 and int(st.kind[a + i]) in _LOAD_KINDS,
+                                          *soonest(i)))
         i = ready.pop(0)
+        if tracker is not None:
+            tracker.issue(i)
+        if in_time:
+            clock = max(clock, int(earliest[i])) + 1
+            for s in succs[i]:
+                earliest[s] = max(earliest[s], clock - 1 + (lat[i] if (i, s) in raw else 1))
         order.append(i)
         for s in succs[i]:
             npred[s] -= 1
@@ -469,3 +503,45 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
     if len(order) != n:  # cycle (should not happen): keep program order
         return list(range(a, b))
     return [a + i for i in order]
+
+
+class _PressureTracker:
+    """Live 32-bit registers of a block while it is being scheduled: live-in at the start; an
+    instruction makes its destinations live and frees the sources it reads for the last time."""
+
+    def __init__(self, st: StaticTable, a: int, b: int,
+                 pressure: tuple[np.ndarray, set[int], set[int], int]) -> None:
+        self.w, live_in, self.live_out, self.budget = pressure
+        self.a = a
+        self.src = [[int(r) for r in st.src[pc] if r >= 0] for pc in range(a, b)]
+        self.dst = [[int(r) for r in st.dst[pc] if r >= 0] for pc in range(a, b)]
+        self.uses_left: dict[int, int] = {}
+        for regs in self.src:
+            for r in regs:
+                self.uses_left[r] = self.uses_left.get(r, 0) + 1
+        self.live = set(live_in)
+        self.current = int(sum(self.w[r] for r in self.live))
+
+    def delta(self, i: int) -> int:
+        """Registers issuing instruction i now adds (negative: frees)."""
+        d = 0
+        for r in self.dst[i]:
+            if r not in self.live and (self.uses_left.get(r, 0) > (r in self.src[i]) or r in self.live_out):
+                d += int(self.w[r])
+        for r in self.src[i]:
+            if self.uses_left[r] == 1 and r in self.live and r not in self.live_out:
+                d -= int(self.w[r])
+        return d
+
+    def over_budget(self, i: int) -> bool:
+        return self.current + self.delta(i) > self.budget
+
+    def issue(self, i: int) -> None:
+        self.current += self.delta(i)
+        for r in self.src[i]:
+            self.uses_left[r] -= 1
+            if self.uses_left[r] == 0 and r not in self.live_out:
+                self.live.discard(r)
+        for r in self.dst[i]:
+            if self.uses_left.get(r, 0) > 0 or r in self.live_out:
+                self.live.add(r)

@@ -33,6 +33,7 @@ from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.dram_rows import activations, extra_cycles_per_sector, write_back_cycles_per_sector
 from simgpu.timing.isa import (
     K_ALU,
+    K_FREE,
     K_GATOM,
     K_GST,
     K_LLD,
@@ -50,6 +51,7 @@ from simgpu.timing.l2_merge import MergeCounts, line_dram_sectors
 from simgpu.timing.l2_sides import gpc_line_offsets, group_homes
 from simgpu.timing.load_lines import MergeState, merge_state
 from simgpu.timing.prepare import ROW_KINDS, build_streams
+from simgpu.timing.reg_pressure import block_live_sets, register_weights
 from simgpu.timing.replay import N_REASONS, replay
 from simgpu.timing.retime import changed_share, walked_streams
 from simgpu.timing.store_lines import StoreCounts, pending_fills, store_rings
@@ -383,9 +385,16 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         for pc in conv:  # a predicate, not a branch
             st.kind[pc], st.pipe[pc], st.lat[pc], st.ii[pc] = K_ALU, P_INT, 1, cfg.ii_int
         shadows = {pc: int(linked.target[pc]) for pc in conv}
-        for a, b_ in basic_blocks(linked, conv, divergence_checked_shuffles(linked)):
+        blocks = basic_blocks(linked, conv, divergence_checked_shuffles(linked))
+        budget = registers_per_thread if cfg.schedule_register_budget else None
+        if budget:
+            weights = register_weights(linked, st.n_regs, st.dst, st.kind == K_FREE)
+            live_in, live_out = block_live_sets(linked, st.src, st.dst, blocks, conv)
+        for j, (a, b_) in enumerate(blocks):
             order = schedule_block(st, a, b_, cfg.schedule_load_latency,
-                                   {p: t for p, t in shadows.items() if a <= p < b_})
+                                   {p: t for p, t in shadows.items() if a <= p < b_},
+                                   (weights, live_in[j], live_out[j], budget) if budget else None,
+                                   cfg.schedule_in_time)
             if order != list(range(a, b_)):
                 schedules.append((a, np.asarray(order, np.int64)))
     dram_pc = None

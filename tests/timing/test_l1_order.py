@@ -213,8 +213,8 @@ def test_replay_sms_decide_which_ctas_share_an_l1():
 
     with overridden(l1_loads_on_replay_sms=False, l1_loads_in_runs=False):
         off = run()
-    with overridden(l1_loads_in_runs=False):
-        on = run()
+    with overridden(l1_loads_in_runs=False, l1_walk_retime_min_share=1.0):
+        on = run()  # no second replay: its timeline is the one the walk's SMs came from
     runs = run()  # the default: in runs, also on the replay's SMs; the table never leaves an L1,
     assert runs.metrics[LD_HIT] == on.metrics[LD_HIT]  # so the order cannot matter
     assert default_config().l1_loads_on_replay_sms and default_config().l1_loads_in_runs

@@ -1,0 +1,95 @@
+"""Which PTX registers are live at each basic block's ends, and how many SASS registers each takes.
+
+ptxas hoists loads and interleaves independent chains only while the values they keep live fit in
+the registers it allocates: the block scheduler (isa.schedule_block) keeps the kernel's ptxas
+register count as its budget, so it needs the live registers at a block's entry and exit. PTX is
+not SASS here either (ptxas folds constants, rematerialises addresses, keeps some values in uniform
+registers), so the counts are an estimate of ptxas's, with the same 32-bit units.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simgpu.exec.program import BRA, EXIT, RET, TRAP, LinkedKernel
+
+# 32-bit registers a PTX register of each type occupies in SASS (predicates live in the separate
+# predicate file; 16-bit values take a whole 32-bit register). 64-bit integers weigh nothing: in
+# PTX they are mostly addresses, one per access (mul.wide, add.s64), where ptxas keeps one base and
+# folds the rest into the instructions' immediate offsets (typical10 stencil_col_sliding, nvcc 13.0
+# sm_90: a row's three neighbours from one base register at -4, 0 and +4). Counted as 2, that
+# launch's schedule held its loads back and it went from -12 % to +44 % (2026-12-04).
+_WIDE = {"b64", "u64", "s64", "f64"}
+_ADDRESS = {"b64", "u64", "s64"}
+
+
+def register_weights(lk: LinkedKernel, n_regs: int, dst: np.ndarray, folded: np.ndarray) -> np.ndarray:
+    """Per register id of the StaticTable: the 32-bit SASS registers it takes (64-bit integers
+    none, above). The pseudo registers past the kernel's weigh nothing, and so does a register only
+    ops ptxas folds away write
+    (`folded` per pc: a parameter, a converted address, %ctaid: SASS reads them from the constant
+    bank where they are used)."""
+    w = np.zeros(n_regs, np.int64)
+    for i, t in enumerate(lk.reg_types[:n_regs]):
+        w[i] = 0 if t == "pred" or t in _ADDRESS else 4 if t == "b128" else 2 if t in _WIDE else 1
+    only_folded = np.ones(n_regs, bool)
+    written = np.zeros(n_regs, bool)
+    for pc in range(len(dst)):
+        for r in _regs(dst[pc]):
+            written[r] = True
+            only_folded[r] &= bool(folded[pc])
+    w[written & only_folded] = 0
+    return w
+
+
+def _regs(row: np.ndarray) -> list[int]:
+    out = []
+    for r in row:
+        if r < 0:
+            break
+        out.append(int(r))
+    return out
+
+
+def block_live_sets(lk: LinkedKernel, src: np.ndarray, dst: np.ndarray, blocks: list[tuple[int, int]],
+                    converted: set[int] = frozenset()) -> tuple[list[set[int]], list[set[int]]]:
+    """(live_in, live_out) register ids of each block of `blocks`, by the usual backward dataflow.
+    A block falls through unless it ends in an unguarded branch, exit or return; a branch also
+    goes to its target. A return has no successor (the caller's uses after it are not counted)."""
+    n = len(lk.instructions)
+    start_of = {a: j for j, (a, _) in enumerate(blocks)}
+    succs: list[list[int]] = []
+    use: list[set[int]] = []
+    defs: list[set[int]] = []
+    for a, b in blocks:
+        u: set[int] = set()
+        d: set[int] = set()
+        for pc in range(a, b):
+            u.update(r for r in _regs(src[pc]) if r not in d)
+            d.update(_regs(dst[pc]))
+        use.append(u)
+        defs.append(d)
+        last = b - 1
+        k = int(lk.kinds[last])
+        guarded = lk.instructions[last].guard is not None
+        s = []
+        if k == BRA and last not in converted and int(lk.target[last]) in start_of:
+            s.append(start_of[int(lk.target[last])])
+        ends = k in (EXIT, RET, TRAP) or (k == BRA and last not in converted)
+        if b < n and b in start_of and (guarded or not ends):
+            s.append(start_of[b])
+        succs.append(s)
+    live_in: list[set[int]] = [set(u) for u in use]
+    live_out: list[set[int]] = [set() for _ in blocks]
+    changed = True
+    while changed:
+        changed = False
+        for j in range(len(blocks) - 1, -1, -1):
+            out = set().union(*(live_in[s] for s in succs[j])) if succs[j] else set()
+            if out != live_out[j]:
+                live_out[j] = out
+                new_in = use[j] | (out - defs[j])
+                if new_in != live_in[j]:
+                    live_in[j] = new_in
+                changed = True
+    return live_in, live_out
