@@ -512,7 +512,6 @@ class _PressureTracker:
     def __init__(self, st: StaticTable, a: int, b: int,
                  pressure: tuple[np.ndarray, set[int], set[int], int]) -> None:
         self.w, live_in, self.live_out, self.budget = pressure
-        self.a = a
         self.src = [[int(r) for r in st.src[pc] if r >= 0] for pc in range(a, b)]
         self.dst = [[int(r) for r in st.dst[pc] if r >= 0] for pc in range(a, b)]
         self.uses_left: dict[int, int] = {}

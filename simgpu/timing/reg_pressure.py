@@ -88,8 +88,6 @@ def block_live_sets(lk: LinkedKernel, src: np.ndarray, dst: np.ndarray, blocks: 
             out = set().union(*(live_in[s] for s in succs[j])) if succs[j] else set()
             if out != live_out[j]:
                 live_out[j] = out
-                new_in = use[j] | (out - defs[j])
-                if new_in != live_in[j]:
-                    live_in[j] = new_in
+                live_in[j] = use[j] | (out - defs[j])
                 changed = True
     return live_in, live_out
