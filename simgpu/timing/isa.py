@@ -19,6 +19,7 @@ from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 from simgpu.frontend.ptx.cas_loops import spinning_cas
 from simgpu.timing.config import TimingConfig
+from simgpu.timing.reg_pressure import PressureTracker, row_registers
 
 # pipes (per sub-partition issue resources)
 P_FP32, P_INT, P_IMAD, P_FP64, P_MUFU, P_LSU, P_BRANCH, P_NONE, P_TENSOR = range(9)
@@ -420,28 +421,21 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
         pc = a + i
         k = int(st.kind[pc])
         lat[i] = load_latency if k in (K_GLD, K_LLD, K_CONST) else max(1, int(st.lat[pc]))
-        for r in st.src[pc]:
-            if r < 0:
-                break
+        srcs, dsts = row_registers(st.src[pc]), row_registers(st.dst[pc])
+        for r in srcs:
             if r in last_w:
                 preds[i].add(last_w[r])
                 raw.add((last_w[r], i))
-        for r in st.dst[pc]:
-            if r < 0:
-                break
+        for r in dsts:
             if r in last_w:
                 preds[i].add(last_w[r])
             for j in readers.get(r, ()):
                 preds[i].add(j)
-        for r in st.src[pc]:
-            if r < 0:
-                break
-            readers.setdefault(int(r), []).append(i)
-        for r in st.dst[pc]:
-            if r < 0:
-                break
-            last_w[int(r)] = i
-            readers[int(r)] = []
+        for r in srcs:
+            readers.setdefault(r, []).append(i)
+        for r in dsts:
+            last_w[r] = i
+            readers[r] = []
         for bpc, tgt in shadows.items():
             if bpc < pc < tgt and a <= bpc:
                 preds[i].add(bpc - a)  # predicated by the if-converted branch
@@ -472,7 +466,7 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
     npred = [len(p) for p in preds]
     ready = [i for i in range(n) if npred[i] == 0]
     order = []
-    tracker = _PressureTracker(st, a, b, pressure) if pressure is not None else None
+    tracker = PressureTracker(st.src, st.dst, a, b, pressure) if pressure is not None else None
     earliest = np.zeros(n, np.int64)  # the cycle each instruction's inputs are ready, one issue a cycle
     clock = 0
 
@@ -503,44 +497,3 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
     if len(order) != n:  # cycle (should not happen): keep program order
         return list(range(a, b))
     return [a + i for i in order]
-
-
-class _PressureTracker:
-    """Live 32-bit registers of a block while it is being scheduled: live-in at the start; an
-    instruction makes its destinations live and frees the sources it reads for the last time."""
-
-    def __init__(self, st: StaticTable, a: int, b: int,
-                 pressure: tuple[np.ndarray, set[int], set[int], int]) -> None:
-        self.w, live_in, self.live_out, self.budget = pressure
-        self.src = [[int(r) for r in st.src[pc] if r >= 0] for pc in range(a, b)]
-        self.dst = [[int(r) for r in st.dst[pc] if r >= 0] for pc in range(a, b)]
-        self.uses_left: dict[int, int] = {}
-        for regs in self.src:
-            for r in regs:
-                self.uses_left[r] = self.uses_left.get(r, 0) + 1
-        self.live = set(live_in)
-        self.current = int(sum(self.w[r] for r in self.live))
-
-    def delta(self, i: int) -> int:
-        """Registers issuing instruction i now adds (negative: frees)."""
-        d = 0
-        for r in self.dst[i]:
-            if r not in self.live and (self.uses_left.get(r, 0) > (r in self.src[i]) or r in self.live_out):
-                d += int(self.w[r])
-        for r in self.src[i]:
-            if self.uses_left[r] == 1 and r in self.live and r not in self.live_out:
-                d -= int(self.w[r])
-        return d
-
-    def over_budget(self, i: int) -> bool:
-        return self.current + self.delta(i) > self.budget
-
-    def issue(self, i: int) -> None:
-        self.current += self.delta(i)
-        for r in self.src[i]:
-            self.uses_left[r] -= 1
-            if self.uses_left[r] == 0 and r not in self.live_out:
-                self.live.discard(r)
-        for r in self.dst[i]:
-            if self.uses_left.get(r, 0) > 0 or r in self.live_out:
-                self.live.add(r)

@@ -4,7 +4,8 @@ ptxas hoists loads and interleaves independent chains only while the values they
 the registers it allocates: the block scheduler (isa.schedule_block) keeps the kernel's ptxas
 register count as its budget, so it needs the live registers at a block's entry and exit. PTX is
 not SASS here either (ptxas folds constants, rematerialises addresses, keeps some values in uniform
-registers), so the counts are an estimate of ptxas's, with the same 32-bit units.
+registers), so the counts are an estimate of ptxas's, with the same 32-bit units. PressureTracker
+keeps the count while schedule_block issues a block's instructions.
 """
 
 from __future__ import annotations
@@ -35,20 +36,19 @@ def register_weights(lk: LinkedKernel, n_regs: int, dst: np.ndarray, folded: np.
     only_folded = np.ones(n_regs, bool)
     written = np.zeros(n_regs, bool)
     for pc in range(len(dst)):
-        for r in _regs(dst[pc]):
+        for r in row_registers(dst[pc]):
             written[r] = True
             only_folded[r] &= bool(folded[pc])
     w[written & only_folded] = 0
     return w
 
 
-def _regs(row: np.ndarray) -> list[int]:
-    out = []
-    for r in row:
-        if r < 0:
-            break
-        out.append(int(r))
-    return out
+def row_registers(row: np.ndarray) -> list[int]:
+    """Register ids of one StaticTable row (src[pc] or dst[pc]), as Python ints. Rows are padded
+    with -1; build_static puts every register before the padding, so skipping the negatives (here)
+    and stopping at the first one agree, and skipping stays right for any row. One reader for the
+    scheduler, the tracker and the liveness, so they cannot disagree on a row."""
+    return [r for r in row.tolist() if r >= 0]
 
 
 def block_live_sets(lk: LinkedKernel, src: np.ndarray, dst: np.ndarray, blocks: list[tuple[int, int]],
@@ -65,8 +65,8 @@ def block_live_sets(lk: LinkedKernel, src: np.ndarray, dst: np.ndarray, blocks: 
         u: set[int] = set()
         d: set[int] = set()
         for pc in range(a, b):
-            u.update(r for r in _regs(src[pc]) if r not in d)
-            d.update(_regs(dst[pc]))
+            u.update(r for r in row_registers(src[pc]) if r not in d)
+            d.update(row_registers(dst[pc]))
         use.append(u)
         defs.append(d)
         last = b - 1
@@ -91,3 +91,49 @@ def block_live_sets(lk: LinkedKernel, src: np.ndarray, dst: np.ndarray, blocks: 
                 live_in[j] = use[j] | (out - defs[j])
                 changed = True
     return live_in, live_out
+
+
+class PressureTracker:
+    """Live 32-bit registers of a block while it is being scheduled: live-in at the start; an
+    instruction makes its destinations live and frees the sources it reads for the last time.
+
+    Takes the StaticTable's src / dst arrays (like block_live_sets), not the table, so this module
+    does not import isa.py, which imports it. Instruction i is pc a + i."""
+
+    def __init__(self, src: np.ndarray, dst: np.ndarray, a: int, b: int,
+                 pressure: tuple[np.ndarray, set[int], set[int], int]) -> None:
+        self.w, live_in, self.live_out, self.budget = pressure
+        self.src = [row_registers(src[pc]) for pc in range(a, b)]
+        self.dst = [row_registers(dst[pc]) for pc in range(a, b)]
+        self.uses_left: dict[int, int] = {}
+        for regs in self.src:
+            for r in regs:
+                self.uses_left[r] = self.uses_left.get(r, 0) + 1
+        self.live = set(live_in)
+        self.current = int(sum(self.w[r] for r in self.live))
+
+    def delta(self, i: int) -> int:
+        """Registers issuing instruction i now adds (negative: frees)."""
+        d = 0
+        for r in self.dst[i]:
+            if r not in self.live and (self.uses_left.get(r, 0) > (r in self.src[i]) or r in self.live_out):
+                d += int(self.w[r])
+        for r in self.src[i]:
+            if self.uses_left[r] == 1 and r in self.live and r not in self.live_out:
+                d -= int(self.w[r])
+        return d
+
+    def over_budget(self, i: int) -> bool:
+        """Whether issuing instruction i now would take the live registers past the budget."""
+        return self.current + self.delta(i) > self.budget
+
+    def issue(self, i: int) -> None:
+        """Issue instruction i: count its change, free its last-read sources, make its results live."""
+        self.current += self.delta(i)
+        for r in self.src[i]:
+            self.uses_left[r] -= 1
+            if self.uses_left[r] == 0 and r not in self.live_out:
+                self.live.discard(r)
+        for r in self.dst[i]:
+            if self.uses_left.get(r, 0) > 0 or r in self.live_out:
+                self.live.add(r)

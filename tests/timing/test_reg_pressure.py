@@ -15,13 +15,12 @@ from simgpu.timing.isa import (
     MAX_SRC,
     P_FP32,
     StaticTable,
-    _PressureTracker,
     basic_blocks,
     build_static,
     if_convertible_branches,
     schedule_block,
 )
-from simgpu.timing.reg_pressure import block_live_sets, register_weights
+from simgpu.timing.reg_pressure import PressureTracker, block_live_sets, register_weights
 
 LOADS = r"""
 extern "C" __global__ void eight_loads(const float* __restrict__ a, float* o)
@@ -156,7 +155,7 @@ def test_tracker_counts_what_a_brute_force_liveness_counts(case):
     n = len(stt.kind)
     order = schedule_block(stt, 0, n, 400, None, (w, live_in, live_out, budget))
     assert sorted(order) == list(range(n))
-    tracker = _PressureTracker(stt, 0, n, (w, live_in, live_out, budget))
+    tracker = PressureTracker(stt.src, stt.dst, 0, n, (w, live_in, live_out, budget))
     assert tracker.current == _brute_pressure(stt, w, live_in, live_out, [])
     for t, i in enumerate(order):
         tracker.issue(i)
