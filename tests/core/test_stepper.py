@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from simgpu.programs import get_program
 
 import simgpu as sg
 from simgpu.core import stepper
+from simgpu.programs import get_program
 from simgpu.viz import capture
 
 EVEN_ODD = r'''

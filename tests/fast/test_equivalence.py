@@ -9,10 +9,10 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from simgpu.programs import PROGRAMS
 
 import simgpu
 from simgpu.errors import KernelRuntimeError, LaunchError
+from simgpu.programs import PROGRAMS
 
 CALIBRATION = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "calibration", "specs.py")
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from simgpu.programs import PROGRAMS, Program, ProgramRun, get_program
 
 from simgpu.frontend.nvrtc import compile_to_ptx
+from simgpu.programs import PROGRAMS, Program, ProgramRun, get_program
 
 REQUIRED = {
     "gemm_naive", "gemm_tiled", "gemm_regblock", "flash_attn", "flash_attn_splitkv",

@@ -11,9 +11,8 @@ import pytest
 
 matplotlib.use("Agg")
 
-from simgpu.programs import PROGRAMS  # noqa: E402
-
 from simgpu import viz  # noqa: E402
+from simgpu.programs import PROGRAMS  # noqa: E402
 
 
 @pytest.fixture(scope="module")
