@@ -70,7 +70,18 @@ class TimingConfig:
     lat_shfl: int = 24  # latency_shfl_bfly_cycles 24.02
     lat_cvt: int = 17  # ASSUMED: conversions (I2F/F2I) take the MUFU latency (not measured)
     lat_branch: int = 4  # ASSUMED: a warp's next issue after a branch (not measured)
-    lat_div_extra: int = 16  # ASSUMED: div.rn/rcp.rn/sqrt.rn = MUFU + 4 dependent FFMAs (Newton step in SASS)
+    # IEEE-rounded division, square root and reciprocal (ptxas's MUFU + Newton steps + a range check,
+    # benchmarks/microbench/sass_ops, H200 2026-12-01: one warp's dependent chain `x = op(x) + c` in
+    # the fast path, clock64 per step less the chain's FADD / DADD): div.rn.f32 57.9 - 4,
+    # sqrt.rn.f32 60.5 - 4, rcp.rn.f32 81.5 - 4, div.rn.f64 123.7 - 8, sqrt.rn.f64 99.5 - 8,
+    # rcp.rn.f64 79.5 - 8 cycles. The other IEEE roundings (.rz, .rm, .rp) are taken to cost the same.
+    lat_div_rn_f32: int = 54
+    lat_sqrt_rn_f32: int = 56
+    lat_rcp_rn_f32: int = 78
+    lat_div_rn_f64: int = 116
+    lat_sqrt_rn_f64: int = 92
+    lat_rcp_rn_f64: int = 72
+    lat_mufu_f64_approx: int = 40  # ASSUMED: rcp / rsqrt .approx.f64 (MUFU.RCP64H / RSQ64H + DFMAs)
     # PTX ops that ptxas expands into a sequence of SASS instructions, each taking an issue slot of
     # its sub-partition: a dependent chain of 1,024 of each on one warp (benchmarks/microbench/
     # sass_ops, H200 2026-12-01, ncu smsp__inst_executed.sum minus the chain's own add, per op):

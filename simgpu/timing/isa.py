@@ -189,18 +189,21 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
             return K_ALU, P_FP32, cfg.lat_fp32, cfg.ii_fp32, SB_WAIT  # cvt.rni.f32.f32 (FRND)
         return K_ALU, P_INT, cfg.lat_int, cfg.ii_int, SB_WAIT
     if op in _MUFU_OPS:
-        if _is_f64(mods):
-            return K_ALU, P_FP64, cfg.lat_fp64 + cfg.lat_div_extra * 2, cfg.ii_fp64 * 8, SB_SHORT
         approx = "approx" in mods
+        if _is_f64(mods):
+            ieee = {"div": cfg.lat_div_rn_f64, "sqrt": cfg.lat_sqrt_rn_f64, "rcp": cfg.lat_rcp_rn_f64}
+            lat = cfg.lat_mufu_f64_approx if approx else ieee.get(op, cfg.lat_mufu_f64_approx)
+            return K_ALU, P_FP64, lat, cfg.ii_fp64 * 8, SB_SHORT
         if op in ("sin", "cos"):
             return K_ALU, P_MUFU, cfg.lat_sin, cfg.ii_mufu, SB_SHORT
         if op == "div":
             if not _is_float(mods):
                 return K_ALU, P_IMAD, _idiv_latency(mods, cfg), cfg.ii_imad * 6, SB_SHORT
-            extra = cfg.lat_fp32 if approx or "full" in mods else cfg.lat_div_extra + cfg.lat_fp32
-            return K_ALU, P_MUFU, cfg.lat_mufu + extra, cfg.ii_mufu, SB_SHORT
+            if approx or "full" in mods:  # MUFU.RCP and an FMUL
+                return K_ALU, P_MUFU, cfg.lat_mufu + cfg.lat_fp32, cfg.ii_mufu, SB_SHORT
+            return K_ALU, P_MUFU, cfg.lat_div_rn_f32, cfg.ii_mufu, SB_SHORT
         if op in ("rcp", "sqrt") and not approx:
-            return K_ALU, P_MUFU, cfg.lat_mufu + cfg.lat_div_extra, cfg.ii_mufu, SB_SHORT
+            return K_ALU, P_MUFU, cfg.lat_rcp_rn_f32 if op == "rcp" else cfg.lat_sqrt_rn_f32, cfg.ii_mufu, SB_SHORT
         if op in _GUARDED_MUFU_OPS and "f32" in mods and "ftz" not in mods:  # subnormal guard
             return K_ALU, P_MUFU, cfg.lat_mufu_guarded, cfg.ii_mufu, SB_SHORT
         return K_ALU, P_MUFU, cfg.lat_mufu, cfg.ii_mufu, SB_SHORT
