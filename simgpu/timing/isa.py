@@ -420,11 +420,13 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
     lat = np.zeros(n, np.int64)
     raw: set[tuple[int, int]] = set()  # (producer, consumer): the consumer reads the producer's result
     shadows = shadows or {}
+    row_srcs = [row_registers(st.src[pc]) for pc in range(a, b)]
+    row_dsts = [row_registers(st.dst[pc]) for pc in range(a, b)]
     for i in range(n):
         pc = a + i
         k = int(st.kind[pc])
         lat[i] = load_latency if k in (K_GLD, K_LLD, K_CONST) else max(1, int(st.lat[pc]))
-        srcs, dsts = row_registers(st.src[pc]), row_registers(st.dst[pc])
+        srcs, dsts = row_srcs[i], row_dsts[i]
         for r in srcs:
             if r in last_w:
                 preds[i].add(last_w[r])
@@ -469,7 +471,7 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
     npred = [len(p) for p in preds]
     ready = [i for i in range(n) if npred[i] == 0]
     order = []
-    tracker = PressureTracker(st.src, st.dst, a, b, pressure) if pressure is not None else None
+    tracker = PressureTracker(row_srcs, row_dsts, pressure) if pressure is not None else None
     earliest = np.zeros(n, np.int64)  # the cycle each instruction's inputs are ready, one issue a cycle
     clock = 0
 

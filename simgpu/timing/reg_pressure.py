@@ -97,14 +97,15 @@ class PressureTracker:
     """Live 32-bit registers of a block while it is being scheduled: live-in at the start; an
     instruction makes its destinations live and frees the sources it reads for the last time.
 
-    Takes the StaticTable's src / dst arrays (like block_live_sets), not the table, so this module
-    does not import isa.py, which imports it. Instruction i is pc a + i."""
+    Takes each instruction's source and destination register ids (row_registers of the
+    StaticTable's rows, which schedule_block has already read), so this module does not import
+    isa.py, which imports it. Instruction i is the block's i-th."""
 
-    def __init__(self, src: np.ndarray, dst: np.ndarray, a: int, b: int,
+    def __init__(self, srcs: list[list[int]], dsts: list[list[int]],
                  pressure: tuple[np.ndarray, set[int], set[int], int]) -> None:
         self.w, live_in, self.live_out, self.budget = pressure
-        self.src = [row_registers(src[pc]) for pc in range(a, b)]
-        self.dst = [row_registers(dst[pc]) for pc in range(a, b)]
+        self.src = srcs
+        self.dst = dsts
         self.uses_left: dict[int, int] = {}
         for regs in self.src:
             for r in regs:

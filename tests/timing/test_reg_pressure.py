@@ -155,7 +155,8 @@ def test_tracker_counts_what_a_brute_force_liveness_counts(case):
     n = len(stt.kind)
     order = schedule_block(stt, 0, n, 400, None, (w, live_in, live_out, budget))
     assert sorted(order) == list(range(n))
-    tracker = PressureTracker(stt.src, stt.dst, 0, n, (w, live_in, live_out, budget))
+    rows = [[int(r) for r in row if r >= 0] for row in stt.src], [[int(r) for r in row if r >= 0] for row in stt.dst]
+    tracker = PressureTracker(*rows, (w, live_in, live_out, budget))
     assert tracker.current == _brute_pressure(stt, w, live_in, live_out, [])
     for t, i in enumerate(order):
         tracker.issue(i)
