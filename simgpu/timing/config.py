@@ -367,6 +367,15 @@ class TimingConfig:
     # 182 -> 182. Counters only: the replay's times come from the functional answer. Ignored where
     # l1_loads_in_issue_order is on.
     l1_loads_in_runs: bool = True
+    # a run ends only at a barrier or a wait on a load issued in the run itself; a wait on an older
+    # load (ptxas's software pipeline: typical16 row_dot_naive keeps 22 loads ahead in a steady
+    # FFMA LDG LDG, l1_order._waits_on_own_run) does not. Off: it matters only with
+    # schedule_register_budget, whose schedules have that steady state. With both on, row_dot_naive's
+    # L1 hit rate is 82.69 % (budget alone 72.26, neither 87.71, H200 85.15); over the 242 launches
+    # (2026-12-05, before schedule_slow_paths_end_blocks) kernel-time MAPE 11.71 -> 11.63 %, nbody_forces
+    # -48.2 -> -29.4 %, gemm_tiled_edges +2.5 -> +11.9 %, and one check lost: typical7 wmma_gemm_f16's
+    # L2 reads -8.96 %
+    l1_runs_end_on_own_loads: bool = False
     # Where that walk moved at least this share of the launch's global-load sectors between L1 hit
     # and miss, the launch is replayed once more with the walk's misses (retime.py) and its times
     # come from that replay (the counters stay the first replay's and the walk's). 0: off. On since
@@ -523,6 +532,14 @@ class TimingConfig:
     # fft1024_shared -18.1 -> -23.0 %, warp_sort_i64 -20.5 -> -25.4 %; L2 read sectors mean |error|
     # 2.93 -> 2.92 % (gemm_tiled +4.5 -> +3.3 %, gemm_naive -9.0 -> -5.6 %).
     schedule_in_time: bool = True
+    # an op ptxas compiles to a branch around a slow-path call (IEEE div / sqrt / rcp, 64-bit
+    # integer div / rem: isa.slow_path_calls, 32 CALL.REL for 32 ops in benchmarks/microbench/
+    # sass_ops' SASS) ends the block, so no load moves up past it, as in ptxas's SASS. Over the 242
+    # recorded launches, side by side (2026-12-05): kernel-time MAPE 11.71 -> 11.53 %, within 20 %
+    # 200 -> 202; thomas_batched -48.5 -> -16.5 % (each step's loads wait for the previous step's
+    # 1 / x), layernorm_welford_warp -45.2 -> -39.9 %, fft1024_shared -23.3 -> -19.7 %; 11
+    # launches moved, 2 by less than 0.6 point the wrong way; every acceptance check the same
+    schedule_slow_paths_end_blocks: bool = True
     # keep that order within the kernel's register count (ptxas's, from NVRTC's cubin): past it,
     # loads wait until registers free up (reg_pressure.py counts the PTX registers live; implies
     # schedule_in_time). ptxas overlaps independent chains only while their values fit in the

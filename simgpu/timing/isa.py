@@ -262,16 +262,39 @@ def sass_slots(ins, cfg: TimingConfig) -> int:
     if not cfg.sass_sequences:
         return 1
     op, mods = ins.opcode, ins.mods
-    floating = _is_float(mods) or _is_f64(mods)
-    if op in ("div", "rem") and not floating:
+    if op in ("div", "rem") and not (_is_float(mods) or _is_f64(mods)):
         if any(m in ("u64", "s64", "b64") for m in mods):
             return cfg.sass_idiv64
         return cfg.sass_sdiv32 if "s32" in mods else cfg.sass_idiv32
-    if op in ("div", "sqrt", "rcp") and floating and "approx" not in mods and "full" not in mods:
+    if _ieee_div_sqrt_rcp(ins):
         if _is_f64(mods):
             return {"div": cfg.sass_fdiv64, "sqrt": cfg.sass_fsqrt64, "rcp": cfg.sass_frcp64}[op]
         return cfg.sass_fdiv32
     return 1
+
+
+def _ieee_div_sqrt_rcp(ins) -> bool:
+    """An IEEE-rounded float div / sqrt / rcp (not .approx, not div.full)."""
+    return (ins.opcode in ("div", "sqrt", "rcp") and (_is_float(ins.mods) or _is_f64(ins.mods))
+            and "approx" not in ins.mods and "full" not in ins.mods)
+
+
+def slow_path_calls(lk: LinkedKernel) -> set[int]:
+    """pcs of the PTX ops ptxas compiles to a fast path, a test and a branch to a slow-path
+    subroutine (`@!P0 BRA` around `CALL.REL.NOINC`): IEEE div / sqrt / rcp in f32 and f64 and
+    64-bit integer div / rem. Each such branch ends a SASS basic block, so ptxas cannot hoist the
+    loads after the op above it: validation/typical5 layernorm_welford_warp issues each float4
+    load right before its four divisions (one LDG.E.128 per block of the unrolled loop), where the
+    PTX block would let all four loads go first. Found in benchmarks/microbench/sass_ops'
+    SASS (H200, nvcc 13.0 sm_90): 32 CALL.REL per 32 copies of each of these ops, none for
+    div.u32 / div.s32 / rem.u32 / __fdividef."""
+    out = set()
+    for pc, ins in enumerate(lk.instructions):
+        if _ieee_div_sqrt_rcp(ins):
+            out.add(pc)
+        elif ins.opcode in ("div", "rem") and any(m in ("u64", "s64", "b64") for m in ins.mods):
+            out.add(pc)
+    return out
 
 
 def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
@@ -372,13 +395,15 @@ def divergence_checked_shuffles(lk: LinkedKernel) -> set[int]:
 
 
 def basic_blocks(lk: LinkedKernel, converted: set[int] = frozenset(),
-                 fences: set[int] = frozenset()) -> list[tuple[int, int]]:
+                 fences: set[int] = frozenset(), ends: set[int] = frozenset()) -> list[tuple[int, int]]:
     """[start, end) pc ranges of straight-line code (branches, barriers, calls and exits end a
-    block; if-converted branches do not; each pc of `fences` is a block of its own)."""
+    block; if-converted branches do not; each pc of `fences` is a block of its own; each pc of
+    `ends` ends one: slow_path_calls)."""
     n = len(lk.instructions)
     leaders = {0}
     for pc in fences:
         leaders.update((pc, pc + 1))
+    leaders.update(pc + 1 for pc in ends)
     for pc in range(n):
         k = int(lk.kinds[pc])
         if pc in converted:

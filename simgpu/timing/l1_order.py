@@ -49,7 +49,8 @@ own 128 B, read 4 floats a load, 4 loads a run) hits 0.00 % in step (a warp's ne
 comes after the SM's 63 other warps brought in 2,016 lines), 74.72 % in runs (H200 79.53 %);
 loops whose every iteration waits for its load stay in step, as the H200 keeps a CTA's warps
 within one loop step (benchmarks/microbench/warp_drift), so typical7 wmma_gemm_f16 keeps its
-80.09 % (H200 81.02) where the issue order loses it.
+80.09 % (H200 81.02) where the issue order loses it. With config l1_runs_end_on_own_loads (off)
+only a wait on a load of the run itself ends it (own_run_waits), for software-pipelined loops.
 
 The issue order is off by default (config l1_loads_in_issue_order): the answer is only as good as
 the replay's order, and that order lets an SM's warps drift further apart than the H200's. Over the 170 recorded
@@ -145,6 +146,47 @@ def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_set, st_of
             valid[sm, s, w] = np.int64(valid[sm, s, w]) | (np.int64(st_info[j]) & 15)
             stamp += 1
             lru[sm, s, w] = stamp
+
+
+@njit(cache=True)
+def _waits_on_own_run(e_waited, e_pc, warp_off, src, dst, long_pc, bar_pc, n_regs):
+    """e_waited kept only where the wait ends a run: a barrier's, or one on a register a long-
+    scoreboard instruction (long_pc) of the same run wrote. A wait on a load the warp issued
+    before its run began is its software pipeline (ptxas keeps loads that many ahead) and leaves
+    the run going: the loads were already on their way when the run started."""
+    n = e_waited.shape[0]
+    out = np.zeros(n, np.int8)
+    last = np.full(n_regs, -1, np.int64)  # per register, the entry of its latest long-scoreboard writer
+    for w in range(warp_off.shape[0] - 1):
+        a = warp_off[w]
+        b = min(warp_off[w + 1], n)
+        run_start = a  # entries of earlier warps are below a, so their writers never count
+        for e in range(a, b):
+            pc = e_pc[e]
+            if e_waited[e] and e > a:
+                ends = bar_pc[pc]
+                for j in range(src.shape[1]):
+                    r = src[pc, j]
+                    if r >= 0 and last[r] >= run_start:
+                        ends = True
+                if ends:
+                    out[e] = 1
+                    run_start = e
+            for j in range(dst.shape[1]):
+                r = dst[pc, j]
+                if r >= 0:
+                    last[r] = e if long_pc[pc] else -1
+    return out
+
+
+def own_run_waits(e_waited: np.ndarray, e_pc: np.ndarray, warp_off: np.ndarray, src: np.ndarray,
+                  dst: np.ndarray, long_pc: np.ndarray, bar_pc: np.ndarray, n_regs: int) -> np.ndarray:
+    """The waits that end a run when runs end only on the warp's own run's loads (config
+    l1_runs_end_on_own_loads; _waits_on_own_run). src / dst: the StaticTable's register rows;
+    long_pc / bar_pc: per pc whether it writes through the long scoreboard / is a barrier."""
+    return _waits_on_own_run(np.asarray(e_waited, np.int8), np.asarray(e_pc, np.int64),
+                             np.asarray(warp_off, np.int64), np.asarray(src, np.int64), np.asarray(dst, np.int64),
+                             np.asarray(long_pc, np.bool_), np.asarray(bar_pc, np.bool_), int(n_regs))
 
 
 def run_order(warp_off: np.ndarray, row_step: np.ndarray, e_issue: np.ndarray, e_waited: np.ndarray,

@@ -33,6 +33,7 @@ from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.dram_rows import activations, extra_cycles_per_sector, write_back_cycles_per_sector
 from simgpu.timing.isa import (
     K_ALU,
+    K_BAR,
     K_FREE,
     K_GATOM,
     K_GST,
@@ -40,13 +41,15 @@ from simgpu.timing.isa import (
     K_LST,
     P_INT,
     REASONS,
+    SB_LONG,
     basic_blocks,
     build_static,
     divergence_checked_shuffles,
     if_convertible_branches,
     schedule_block,
+    slow_path_calls,
 )
-from simgpu.timing.l1_order import POLICY_CODES, POLICY_PLAIN, L1Counts, run_order, timed_l1_hits
+from simgpu.timing.l1_order import POLICY_CODES, POLICY_PLAIN, L1Counts, own_run_waits, run_order, timed_l1_hits
 from simgpu.timing.l2_merge import MergeCounts, line_dram_sectors
 from simgpu.timing.l2_sides import gpc_line_offsets, group_homes
 from simgpu.timing.load_lines import MergeState, merge_state
@@ -385,7 +388,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         for pc in conv:  # a predicate, not a branch
             st.kind[pc], st.pipe[pc], st.lat[pc], st.ii[pc] = K_ALU, P_INT, 1, cfg.ii_int
         shadows = {pc: int(linked.target[pc]) for pc in conv}
-        blocks = basic_blocks(linked, conv, divergence_checked_shuffles(linked))
+        ends = slow_path_calls(linked) if cfg.schedule_slow_paths_end_blocks else set()
+        blocks = basic_blocks(linked, conv, divergence_checked_shuffles(linked), ends)
         budget = registers_per_thread if cfg.schedule_register_budget else None
         if budget:
             weights = register_weights(linked, st.n_regs, st.dst, st.kind == K_FREE)
@@ -517,7 +521,11 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         if _l1_walkable(sr, st, row_entry):
             order = first.e_issue  # l1_loads_in_issue_order (off by default; where on, it wins)
             if walk_in_runs:
-                order = run_order(sr.warp_off, sr.row_step, first.e_issue, first.e_waited, row_entry)
+                waits = first.e_waited
+                if cfg.l1_runs_end_on_own_loads:
+                    waits = own_run_waits(waits, sr.e_pc, sr.warp_off, st.src, st.dst, st.sb == SB_LONG,
+                                          st.kind == K_BAR, st.n_regs)
+                order = run_order(sr.warp_off, sr.row_step, first.e_issue, waits, row_entry)
             elif not cfg.l1_loads_in_issue_order:  # the functional order, on the replay's SMs
                 order = np.zeros(len(first.e_issue), np.int64)
                 order[row_entry] = sr.row_flat

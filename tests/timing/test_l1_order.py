@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 import simgpu as sg
 from simgpu.timing import default_config, overridden
-from simgpu.timing.l1_order import POLICY_BYPASS, POLICY_LAST_USE, POLICY_PLAIN, run_order, timed_l1_hits
+from simgpu.timing.l1_order import (
+    POLICY_BYPASS,
+    POLICY_LAST_USE,
+    POLICY_PLAIN,
+    own_run_waits,
+    run_order,
+    timed_l1_hits,
+)
 
 L1_HIT_RATE = "l1tex__t_sector_hit_rate.pct"
 LD_HIT = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
@@ -286,6 +293,32 @@ def test_run_order_keeps_a_warps_run_together_and_the_runs_in_step():
     # a wait before every row: each run one row, so the order is the step order (ties: issue)
     key = run_order(warp_off, row_step, e_issue, np.ones(8, np.int8), row_entry)
     assert list(row_entry[np.argsort(key[row_entry], kind="stable")]) == [0, 4, 1, 5, 3, 7]
+
+
+def test_only_waits_on_the_runs_own_loads_end_a_run():
+    """pc 0-1 load r1, r2; pc 2 reads r1; pc 3 loads r3; pc 4 reads r2; pc 5 is a barrier; pc 6
+    reads r3; pc 7 overwrites r3 with an add; pc 8 reads r3. Warp 0 runs pc 0-8 and waits before
+    pc 2, 4, 5, 6 and 8. pc 2 waits on r1, loaded in its run: the run ends. pc 4 waits on r2,
+    loaded before that run began (a software pipeline): it goes on. The barrier always ends one.
+    pc 6 waits on r3, loaded before the barrier: it goes on. pc 8 waits on the add's r3, no load's.
+    Warp 1 runs pc 6 and 2 only, waiting at both: warp 0's loads are not its own, so neither ends
+    a run (its first entry begins one in run_order whatever e_waited says)."""
+    n_regs = 4
+    src = np.full((9, 2), -1)
+    dst = np.full((9, 2), -1)
+    for pc, r in ((0, 1), (1, 2), (3, 3), (7, 3)):
+        dst[pc, 0] = r
+    for pc, r in ((2, 1), (4, 2), (6, 3), (8, 3)):
+        src[pc, 0] = r
+    long_pc = np.isin(np.arange(9), (0, 1, 3))
+    bar_pc = np.arange(9) == 5
+    e_pc = np.array([0, 1, 2, 3, 4, 5, 6, 7, 8, 6, 2])
+    waited = np.array([0, 0, 1, 0, 1, 1, 1, 0, 1, 1, 1], np.int8)
+    warp_off = np.array([0, 9, 11])
+    ends = own_run_waits(waited, e_pc, warp_off, src, dst, long_pc, bar_pc, n_regs)
+    assert list(ends) == [0, 0, 1, 0, 0, 1, 0, 0, 0, 0, 0]
+    # without any wait nothing ends
+    assert not own_run_waits(np.zeros(11, np.int8), e_pc, warp_off, src, dst, long_pc, bar_pc, n_regs).any()
 
 
 def test_run_order_lets_each_warp_reread_its_lines_before_the_others_evict_them():
