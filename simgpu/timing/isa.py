@@ -67,6 +67,10 @@ def _is_f64(mods) -> bool:
     return "f64" in mods
 
 
+def _is_int64(mods) -> bool:
+    return any(m in ("u64", "s64", "b64") for m in mods)
+
+
 @dataclass
 class StaticTable:
     kind: np.ndarray  # int8 per pc: K_*
@@ -250,7 +254,7 @@ def _memory_kind(mem_class: str | None, cfg: TimingConfig, spin: bool = False):
 
 def _idiv_latency(mods, cfg: TimingConfig) -> int:
     """Integer div / rem: measured per width and signedness (config sass_* comment)."""
-    if any(m in ("u64", "s64", "b64") for m in mods):
+    if _is_int64(mods):
         return cfg.lat_idiv64
     return cfg.lat_sdiv32 if "s32" in mods else cfg.lat_idiv32
 
@@ -263,7 +267,7 @@ def sass_slots(ins, cfg: TimingConfig) -> int:
         return 1
     op, mods = ins.opcode, ins.mods
     if op in ("div", "rem") and not (_is_float(mods) or _is_f64(mods)):
-        if any(m in ("u64", "s64", "b64") for m in mods):
+        if _is_int64(mods):
             return cfg.sass_idiv64
         return cfg.sass_sdiv32 if "s32" in mods else cfg.sass_idiv32
     if _ieee_div_sqrt_rcp(ins):
@@ -292,7 +296,7 @@ def slow_path_calls(lk: LinkedKernel) -> set[int]:
     for pc, ins in enumerate(lk.instructions):
         if _ieee_div_sqrt_rcp(ins):
             out.add(pc)
-        elif ins.opcode in ("div", "rem") and any(m in ("u64", "s64", "b64") for m in ins.mods):
+        elif ins.opcode in ("div", "rem") and _is_int64(ins.mods):
             out.add(pc)
     return out
 

@@ -20,7 +20,7 @@ from simgpu.timing.isa import (
     if_convertible_branches,
     schedule_block,
 )
-from simgpu.timing.reg_pressure import PressureTracker, block_live_sets, register_weights
+from simgpu.timing.reg_pressure import PressureTracker, block_live_sets, register_weights, row_registers
 
 LOADS = r"""
 extern "C" __global__ void eight_loads(const float* __restrict__ a, float* o)
@@ -155,7 +155,7 @@ def test_tracker_counts_what_a_brute_force_liveness_counts(case):
     n = len(stt.kind)
     order = schedule_block(stt, 0, n, 400, None, (w, live_in, live_out, budget))
     assert sorted(order) == list(range(n))
-    rows = [[int(r) for r in row if r >= 0] for row in stt.src], [[int(r) for r in row if r >= 0] for row in stt.dst]
+    rows = [row_registers(row) for row in stt.src], [row_registers(row) for row in stt.dst]
     tracker = PressureTracker(*rows, (w, live_in, live_out, budget))
     assert tracker.current == _brute_pressure(stt, w, live_in, live_out, [])
     for t, i in enumerate(order):
