@@ -489,6 +489,9 @@ class WaveContext:
             # the CAS of a shared atomic-add loop (frontend/ptx/cas_loops.py marks it "spin")
             spin = sp == "shared" and spinning_cas(ins)
             self._account(sp, "red" if as_red else "atom", ws, counted, a, size * vec, spin=spin)
+            if space == "generic" and sp == "global" and not as_red and self.memsys is not None:
+                self.memsys.generic_atomic_wavefronts(int(counted.any(axis=1).sum()),
+                                                      2 if size * vec >= 8 or op == "cas" else 1)
             if vec == 1:
                 old_all[mm] = self._atomic_rmw(sp, ws, mm, a, size, t, op, b[mm],
                                                c[mm] if c is not None else None)

@@ -432,10 +432,12 @@ class _Linker:
                     kinds[pc] = ALU
                     execs[pc] = ops.build(ins, self)
                     mem_class[pc] = _mem_class(ins, self)
-                    if op == "atom" and (mem_class[pc] or "").startswith(("global", "generic")) \
+                    if op == "atom" and (mem_class[pc] or "").startswith("global") \
                             and not _result_used(ins, fn) and not any(m in ("exch", "cas") for m in ins.mods):
-                        # ptxas turns an atomic whose old value nobody reads into a reduction (RED);
-                        # exch and cas have no RED form (ATOMG.E.EXCH / .CAS: sass_probes, atomics_more)
+                        # ptxas turns a global atomic whose old value nobody reads into a reduction
+                        # (REDG); exch and cas have no RED form (ATOMG.E.EXCH / .CAS: sass_probes,
+                        # atomics_more). A generic one stays an ATOM.E (the address may be shared:
+                        # typical20 atomic_half2_bins, clusters cluster_hist SASS)
                         mem_class[pc] = mem_class[pc].replace("_atom", "_red") if mem_class[pc] else None
                         atom_as_red.add(pc)
                     if op in ("atom", "red") and (mem_class[pc] or "").startswith(("global", "generic")) \

@@ -412,6 +412,16 @@ class MemorySystem:
                           "bank_conflicts": conflicts}, space="shared", op=op)
         self.last = {"space": "shared", "op": op, "pc": pc, "wavefronts": wf, "ideal": ideal}
 
+    def generic_atomic_wavefronts(self, requests: int, per_request: int) -> None:
+        """A generic-address atomic (ATOM.E) that reaches global memory also takes the LSU data pipe's
+        shared path: ncu counts `per_request` wavefronts a warp request in
+        l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom (none in the SASS-attributed count), 1 for
+        32-bit add / f16x2 add and 2 for 64-bit add and 32-bit CAS, whatever the addresses
+        (benchmarks/microbench/generic_atomics: 8,192 requests -> 8,192 / 16,384 with random words,
+        8,202 / 16,416 with one word per warp; +3 to +12 % where every lane has its own word). The
+        global .global form (ATOMG / REDG) takes none."""
+        self._wf["atom"] += requests * per_request
+
     def add_shared_counts(self, op: str, pc: int, instructions: int, wavefronts: int, ideal: int) -> None:
         """Add shared-memory accesses already run through the bank model (banks.shared_wavefronts_nb)
         by the fast engine: the same counters shared_access() keeps, summed over many calls."""
