@@ -1,5 +1,5 @@
 """Issue 3's acceptance checks on every recorded launch: the calibration suite and validation/typical
-to typical10, typical12 to typical19 and clusters, simulated again now and compared with what the H200 measured.
+to typical10, typical12 to typical20 and clusters, simulated again now and compared with what the H200 measured.
 
 Checks (the memory-system issue's): global load/store/atomic requests and sectors exactly equal,
 shared-memory wavefronts exactly equal, `lts__t_sectors_srcunit_tex_op_read.sum` within 2 %,
