@@ -14,12 +14,14 @@ import sys
 import cupy as cp
 
 SRC = r'''
-extern "C" __global__ void st_pattern(float* buf, int p, int w, int iters, int region_lines)
-{   // lane l: line l / (p w), sector (l / w) % p spread over the line, word l % w spread over the sector
+extern "C" __global__ void st_pattern(float* buf, int p, int w, int iters, int region_lines, int own)
+{   // lane l: line l / (p w), sector (l / w) % p spread over the line, word l % w spread over the sector;
+    // own = 0: a warp's successive stores nwarps stores apart (grid-stride), 1: next to each other
     int l = threadIdx.x & 31, warp = (blockIdx.x * blockDim.x + threadIdx.x) >> 5;
     int nwarps = (gridDim.x * blockDim.x) >> 5, lps = 32 / (p * w);
     int line = l / (p * w), sec = (l / w) % p * (4 / p), word = (l % w) * (8 / w);
-    unsigned ln = (unsigned)(warp * lps + line), step = (unsigned)(nwarps * lps), wrap = region_lines - 1;
+    unsigned ln = own ? (unsigned)(warp * iters * lps + line) : (unsigned)(warp * lps + line);
+    unsigned step = own ? (unsigned)lps : (unsigned)(nwarps * lps), wrap = region_lines - 1;
     for (int i = 0; i < iters; ++i) {  // region_lines a power of two: no division in the loop
         buf[(size_t)(ln & wrap) * 32 + sec * 8 + word] = (float)i;
         ln += step;
@@ -43,7 +45,7 @@ def main() -> None:
     for p, w in PATTERNS:
         lps = 32 // (p * w)
         iters = max(1, LINES // (lps * nwarps))
-        args = (buf, cp.int32(p), cp.int32(w), cp.int32(iters), cp.int32(REGION_LINES))
+        args = (buf, cp.int32(p), cp.int32(w), cp.int32(iters), cp.int32(REGION_LINES), cp.int32(0))
         k((grid,), (block,), args)  # warm: the region in L2
         times = []
         for _ in range(7):
@@ -58,6 +60,29 @@ def main() -> None:
         rows.append({"gpu": gpu, "p": p, "w": w, "lines_per_store": lps, "iters": iters, "lines": lines,
                      "us": us, "lines_per_ns": lines / us / 1e3, "sectors_per_ns": lines * p / us / 1e3})
         print(json.dumps(rows[-1]), flush=True)
+    # whole and one-sector lines again: a warp's stores next to each other, and other region sizes
+    for p, w in ((4, 8), (4, 2), (1, 1)):
+        for own in (0, 1):
+            for region in (1 << 15, 1 << 17, 1 << 19):  # 4, 16, 64 MB
+                lps = 32 // (p * w)
+                iters = max(1, LINES // (lps * nwarps))
+                big = cp.zeros(region * 32, cp.float32)
+                args = (big, cp.int32(p), cp.int32(w), cp.int32(iters), cp.int32(region), cp.int32(own))
+                k((grid,), (block,), args)
+                times = []
+                for _ in range(5):
+                    a, b = cp.cuda.Event(), cp.cuda.Event()
+                    a.record()
+                    k((grid,), (block,), args)
+                    b.record()
+                    b.synchronize()
+                    times.append(cp.cuda.get_elapsed_time(a, b) * 1e3)
+                us = sorted(times)[2]
+                lines = iters * nwarps * lps
+                rows.append({"gpu": gpu, "p": p, "w": w, "own": own, "region_mb": region * 128 >> 20,
+                             "lines": lines, "us": us, "lines_per_ns": lines / us / 1e3})
+                print(json.dumps(rows[-1]), flush=True)
+                del big
     if len(sys.argv) > 1:
         open(sys.argv[1], "w").write("\n".join(json.dumps(r) for r in rows) + "\n")
 
