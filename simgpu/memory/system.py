@@ -418,8 +418,8 @@ class MemorySystem:
         l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom (none in the SASS-attributed count), 1 for
         32-bit add / f16x2 add and 2 for 64-bit add and 32-bit CAS, whatever the addresses
         (benchmarks/microbench/generic_atomics: 8,192 requests -> 8,192 / 16,384 with random words,
-        8,202 / 16,416 with one word per warp; +3 to +12 % where every lane has its own word). The
-        global .global form (ATOMG / REDG) takes none."""
+        8,202 / 16,416 with one word per warp; +3 to +12 % where every lane has its own word). A
+        .global atomic (ATOMG / REDG) takes none."""
         self._wf["atom"] += requests * per_request
 
     def add_shared_counts(self, op: str, pc: int, instructions: int, wavefronts: int, ideal: int) -> None:
