@@ -28,8 +28,7 @@ def main() -> None:
     nwarps = grid * block // 32
     print(f"{'p':>2s} {'w':>2s} {'H200 lines/ns':>14s} {'simgpu lines/ns':>16s} {'ratio':>6s}")
     for p, w in pl.PATTERNS:  # the first table of partial_lines.py (grid-stride, 16 MB)
-        lps = 32 // (p * w)
-        iters = max(1, LINES // (lps * nwarps))
+        lps, iters = pl.shape(p, w, nwarps, LINES)
         args = (buf, np.int32(p), np.int32(w), np.int32(iters), np.int32(pl.REGION_LINES), np.int32(0))
         k((grid,), (block,), args)  # the region into L2, as the device run's untimed launch
         rep = k((grid,), (block,), args, warm_caches=True)

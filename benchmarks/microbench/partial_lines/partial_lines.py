@@ -33,6 +33,26 @@ REGION_LINES = 1 << 17  # 16 MB
 LINES = 1 << 20
 
 
+def shape(p: int, w: int, nwarps: int, lines: int = LINES) -> tuple[int, int]:
+    """Lines a warp store writes, and loop trips a warp for about `lines` lines a launch."""
+    lps = 32 // (p * w)
+    return lps, max(1, lines // (lps * nwarps))
+
+
+def median_us(k, grid: int, block: int, args: tuple, reps: int) -> float:
+    """One untimed launch (the region into L2), then the median of reps CUDA-event times, us."""
+    k((grid,), (block,), args)
+    times = []
+    for _ in range(reps):
+        a, b = cp.cuda.Event(), cp.cuda.Event()
+        a.record()
+        k((grid,), (block,), args)
+        b.record()
+        b.synchronize()
+        times.append(cp.cuda.get_elapsed_time(a, b) * 1e3)
+    return sorted(times)[reps // 2]
+
+
 def main() -> None:
     gpu = subprocess.run(["nvidia-smi", "-L"], capture_output=True, text=True).stdout.strip()
     props = cp.cuda.runtime.getDeviceProperties(0)
@@ -43,19 +63,9 @@ def main() -> None:
     nwarps = grid * block // 32
     rows = []
     for p, w in PATTERNS:
-        lps = 32 // (p * w)
-        iters = max(1, LINES // (lps * nwarps))
+        lps, iters = shape(p, w, nwarps)
         args = (buf, cp.int32(p), cp.int32(w), cp.int32(iters), cp.int32(REGION_LINES), cp.int32(0))
-        k((grid,), (block,), args)  # warm: the region in L2
-        times = []
-        for _ in range(7):
-            a, b = cp.cuda.Event(), cp.cuda.Event()
-            a.record()
-            k((grid,), (block,), args)
-            b.record()
-            b.synchronize()
-            times.append(cp.cuda.get_elapsed_time(a, b) * 1e3)
-        us = sorted(times)[3]
+        us = median_us(k, grid, block, args, 7)
         lines = iters * nwarps * lps
         rows.append({"gpu": gpu, "p": p, "w": w, "lines_per_store": lps, "iters": iters, "lines": lines,
                      "us": us, "lines_per_ns": lines / us / 1e3, "sectors_per_ns": lines * p / us / 1e3})
@@ -64,20 +74,10 @@ def main() -> None:
     for p, w in ((4, 8), (4, 2), (1, 1)):
         for own in (0, 1):
             for region in (1 << 15, 1 << 17, 1 << 19):  # 4, 16, 64 MB
-                lps = 32 // (p * w)
-                iters = max(1, LINES // (lps * nwarps))
+                lps, iters = shape(p, w, nwarps)
                 big = cp.zeros(region * 32, cp.float32)
                 args = (big, cp.int32(p), cp.int32(w), cp.int32(iters), cp.int32(region), cp.int32(own))
-                k((grid,), (block,), args)
-                times = []
-                for _ in range(5):
-                    a, b = cp.cuda.Event(), cp.cuda.Event()
-                    a.record()
-                    k((grid,), (block,), args)
-                    b.record()
-                    b.synchronize()
-                    times.append(cp.cuda.get_elapsed_time(a, b) * 1e3)
-                us = sorted(times)[2]
+                us = median_us(k, grid, block, args, 5)
                 lines = iters * nwarps * lps
                 rows.append({"gpu": gpu, "p": p, "w": w, "own": own, "region_mb": region * 128 >> 20,
                              "lines": lines, "us": us, "lines_per_ns": lines / us / 1e3})
