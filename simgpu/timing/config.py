@@ -524,6 +524,19 @@ class TimingConfig:
     # issue each basic block in a ptxas-like list-scheduled order (loads first) rather than in
     # PTX order: NVVM's PTX interleaves loads and their uses, ptxas hoists the loads
     schedule_blocks: bool = True
+    # ptxas unrolls NVVM's unmarked counted loops again, by 4, where the body's SASS estimate is at
+    # most 56 and it has at most 16 global loads (timing/unroll.py: nvcc 13.0 sm_90 SASS of the
+    # recorded suites, 144 of 146 loops as ptxas unrolled them; the SASS bodies it unrolled were at
+    # most 41 instructions, those it left at least 46; the one counted small loop it left with
+    # more loads had 20)
+    ptxas_unroll: bool = True
+    ptxas_unroll_factor: int = 4
+    ptxas_unroll_max_slots: int = 56
+    ptxas_unroll_max_loads: int = 16
+    # and schedules the copies within the kernel's register count (reg_pressure.py): typical10
+    # dgemv_t_cols' unrolled SASS loop (16 double loads of A and 16 of x) keeps its loads spread
+    # through the body, about 4 pairs in flight, not all 16 hoisted
+    ptxas_unroll_register_budget: bool = True
     # schedule with a clock (one issue a cycle): among the ready instructions take what can issue
     # soonest, then the longest path, as ptxas fills a load's latency with independent work rather
     # than putting its consumer straight after it. Over the 242 recorded launches (2026-12-04, with

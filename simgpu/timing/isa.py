@@ -438,9 +438,30 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
     `pressure` = (register weights, live-in ids, live-out ids, budget) keeps the live registers
     within the budget where it can: when the longest-path choice would go past it, take the ready
     instruction that adds the fewest registers instead (reg_pressure.py)."""
-    n = b - a
-    if n <= 2:
+    if b - a <= 2:
         return list(range(a, b))
+    shadows = shadows or {}
+    seq = list(range(a, b))
+    guards = [[bpc - a for bpc, tgt in shadows.items() if a <= bpc < pc < tgt] for pc in seq]
+    srcs = [row_registers(st.src[pc]) for pc in seq]
+    dsts = [row_registers(st.dst[pc]) for pc in seq]
+    order = schedule_sequence(st, seq, srcs, dsts, load_latency, guards, pressure, in_time)
+    return [a + i for i in order]
+
+
+def schedule_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], dsts: list[list[int]],
+                      load_latency: int, guards: list[list[int]] | None = None,
+                      pressure: tuple[np.ndarray, set[int], set[int], int] | None = None,
+                      in_time: bool = False) -> list[int]:
+    """schedule_block's list scheduler over any straight-line run of instructions: seq[i] is the
+    pc of the i-th (its kind and latency), srcs[i] / dsts[i] the register ids it reads and writes
+    (the StaticTable's, or renamed ones: timing/unroll.py's unrolled copies), guards[i] the
+    positions of the if-converted branches whose shadow it is in. Returns the positions
+    0..len(seq)-1 in issue order (program order where the dependencies have a cycle)."""
+    n = len(seq)
+    if n <= 2:
+        return list(range(n))
+    guards = guards or [[] for _ in range(n)]
     preds: list[set[int]] = [set() for _ in range(n)]
     last_w: dict[int, int] = {}
     readers: dict[int, list[int]] = {}
@@ -448,31 +469,26 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
     mem_since_store: list[list[int]] = [[], []]
     lat = np.zeros(n, np.int64)
     raw: set[tuple[int, int]] = set()  # (producer, consumer): the consumer reads the producer's result
-    shadows = shadows or {}
-    row_srcs = [row_registers(st.src[pc]) for pc in range(a, b)]
-    row_dsts = [row_registers(st.dst[pc]) for pc in range(a, b)]
     for i in range(n):
-        pc = a + i
+        pc = seq[i]
         k = int(st.kind[pc])
         lat[i] = load_latency if k in (K_GLD, K_LLD, K_CONST) else max(1, int(st.lat[pc]))
-        srcs, dsts = row_srcs[i], row_dsts[i]
-        for r in srcs:
+        srcs_i, dsts_i = srcs[i], dsts[i]
+        for r in srcs_i:
             if r in last_w:
                 preds[i].add(last_w[r])
                 raw.add((last_w[r], i))
-        for r in dsts:
+        for r in dsts_i:
             if r in last_w:
                 preds[i].add(last_w[r])
             for j in readers.get(r, ()):
                 preds[i].add(j)
-        for r in srcs:
+        for r in srcs_i:
             readers.setdefault(r, []).append(i)
-        for r in dsts:
+        for r in dsts_i:
             last_w[r] = i
             readers[r] = []
-        for bpc, tgt in shadows.items():
-            if bpc < pc < tgt and a <= bpc:
-                preds[i].add(bpc - a)  # predicated by the if-converted branch
+        preds[i].update(guards[i])  # predicated by the if-converted branches
         spaces = (1,) if k in _SHARED_KINDS else (0,) if k in _MEM_KINDS and k != K_SHFL else ()
         if st.readonly is not None and st.readonly[pc]:
             spaces = ()  # read-only data: no store can alias it
@@ -500,7 +516,7 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
     npred = [len(p) for p in preds]
     ready = [i for i in range(n) if npred[i] == 0]
     order = []
-    tracker = PressureTracker(row_srcs, row_dsts, pressure) if pressure is not None else None
+    tracker = PressureTracker(srcs, dsts, pressure) if pressure is not None else None
     earliest = np.zeros(n, np.int64)  # the cycle each instruction's inputs are ready, one issue a cycle
     clock = 0
 
@@ -514,7 +530,7 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
         else:  # what can issue soonest, then the longest path
             ready.sort(key=soonest)
             if tracker is not None and tracker.over_budget(ready[0]):  # loads wait for registers
-                ready.sort(key=lambda i: (tracker.delta(i) > 0 and int(st.kind[a + i]) in _LOAD_KINDS,
+                ready.sort(key=lambda i: (tracker.delta(i) > 0 and int(st.kind[seq[i]]) in _LOAD_KINDS,
                                           *soonest(i)))
         i = ready.pop(0)
         if tracker is not None:
@@ -529,5 +545,5 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
             if npred[s] == 0:
                 ready.append(s)
     if len(order) != n:  # cycle (should not happen): keep program order
-        return list(range(a, b))
-    return [a + i for i in order]
+        return list(range(n))
+    return order

@@ -58,6 +58,7 @@ from simgpu.timing.reg_pressure import block_live_sets, register_weights
 from simgpu.timing.replay import N_REASONS, replay
 from simgpu.timing.retime import changed_share, walked_streams
 from simgpu.timing.store_lines import StoreCounts, pending_fills, store_rings
+from simgpu.timing.unroll import unrolled_loops, unrolled_order, with_copies
 
 POLICIES = {"gto": 0, "lrr": 1}
 RECORD_AUTO_LIMIT = 2_000_000  # record="auto" keeps the per-cycle record below this many warp instructions
@@ -327,17 +328,27 @@ def _l1_walkable(sr, st, row_entry: np.ndarray) -> bool:
     return True
 
 
-def _timed_l1_counts(sr, st, linked, row_entry, e_issue, warp_sm, num_sms: int,
-                     l1_geometry: tuple) -> L1Counts:
+def _fold(per_pc: np.ndarray, pc_of: np.ndarray, n_pc: int) -> np.ndarray:
+    """A per-pc count (first axis) over the unrolled copies' pcs too, added onto the kernel's pcs."""
+    if len(per_pc) == n_pc:
+        return per_pc
+    out = np.zeros((n_pc,) + per_pc.shape[1:], per_pc.dtype)
+    np.add.at(out, pc_of[:len(per_pc)], per_pc)
+    return out
+
+
+def _timed_l1_counts(sr, linked, row_entry, e_issue, warp_sm, num_sms: int,
+                     l1_geometry: tuple, pc_of: np.ndarray) -> L1Counts:
     """l1_order.timed_l1_hits over the streams and the replay's SMs, in the order `e_issue` gives the
-    entries (the replay's issue cycles, or each row's place in the functional order)."""
+    entries (the replay's issue cycles, or each row's place in the functional order); pc_of: each
+    pc's kernel pc (unrolled copies)."""
     sets, ways, heap_lines = l1_geometry
     row_warp = np.repeat(np.arange(len(sr.warp_row0) - 1, dtype=np.int64), np.diff(sr.warp_row0))
-    policy = np.zeros(len(st.kind), np.int64)
+    policy = np.zeros(len(linked.instructions), np.int64)
     for pc, name in getattr(linked, "l1_policy", {}).items():
         if 0 <= pc < len(policy):
             policy[pc] = POLICY_CODES.get(name, POLICY_PLAIN)
-    return timed_l1_hits(e_issue, row_entry, sr.e_pc[row_entry], row_warp, warp_sm, policy,
+    return timed_l1_hits(e_issue, row_entry, pc_of[sr.e_pc[row_entry]], row_warp, warp_sm, policy,
                          (sr.load_off, sr.load_line, sr.load_info), (sr.store_off, sr.store_line, sr.store_info),
                          num_sms=num_sms, sets=int(sets), ways=int(ways), heap_lines=heap_lines)
 
@@ -382,6 +393,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     clock_ghz = gpu.sm_clock_mhz / 1000.0
     st = build_static(linked, cfg)
     schedules = []
+    unrolled: list[tuple[int, int, int, list[int]]] = []
     shadows: dict[int, int] = {}
     if cfg.schedule_blocks:
         conv = if_convertible_branches(linked, cfg.if_convert_max_instructions)
@@ -391,16 +403,31 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         ends = slow_path_calls(linked) if cfg.schedule_slow_paths_end_blocks else set()
         blocks = basic_blocks(linked, conv, divergence_checked_shuffles(linked), ends)
         budget = registers_per_thread if cfg.schedule_register_budget else None
-        if budget:
+        loops = set(unrolled_loops(linked, st, blocks, cfg))
+        # ptxas keeps an unrolled loop's copies within its register count (unroll.py)
+        unroll_budget = registers_per_thread if cfg.ptxas_unroll_register_budget else None
+        if budget or (loops and unroll_budget):
             weights = register_weights(linked, st.n_regs, st.dst, st.kind == K_FREE)
             live_in, live_out = block_live_sets(linked, st.src, st.dst, blocks, conv)
         for j, (a, b_) in enumerate(blocks):
-            order = schedule_block(st, a, b_, cfg.schedule_load_latency,
-                                   {p: t for p, t in shadows.items() if a <= p < b_},
-                                   (weights, live_in[j], live_out[j], budget) if budget else None,
-                                   cfg.schedule_in_time)
+            inside = {p: t for p, t in shadows.items() if a <= p < b_}
+            pressure = (weights, live_in[j], live_out[j], budget) if budget else None
+            order = schedule_block(st, a, b_, cfg.schedule_load_latency, inside, pressure, cfg.schedule_in_time)
             if order != list(range(a, b_)):
                 schedules.append((a, np.asarray(order, np.int64)))
+            if (a, b_) in loops:
+                f = cfg.ptxas_unroll_factor
+                kept = (weights, live_in[j], live_out[j], unroll_budget) if unroll_budget else None
+                unrolled.append((a, b_ - a, f, unrolled_order(st, a, b_, f, cfg.schedule_load_latency, inside,
+                                                              kept, cfg.schedule_in_time)))
+    # ptxas's copies of an unrolled loop write registers of their own: they issue at pcs of their
+    # own past the kernel's (unroll.with_copies); pc_of takes every pc to the kernel's, whose
+    # per-pc inputs a copy repeats and onto which its per-pc counts fold back
+    n_pc0 = len(st.kind)
+    pc_of = np.arange(n_pc0, dtype=np.int64)
+    if unrolled:
+        st, pc_of, firsts = with_copies(st, [(a, n, f) for a, n, f, _ in unrolled])
+        unrolled = [(*u, first) for u, first in zip(unrolled, firsts)]
     dram_pc = None
     dram_w = np.zeros(len(st.kind), np.float64)  # per pc, DRAM sectors written back per execution
     st_fill = np.zeros(len(st.kind), np.float64)  # per store pc, the share of its sectors the L2 did not hold
@@ -421,6 +448,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                 dram_w[int(r["pc"])] = written / cfg.sector_bytes / float(r["warps"])
             if r.get("l2_write_fill_sectors") and r.get("sectors"):
                 st_fill[int(r["pc"])] = min(1.0, float(r["l2_write_fill_sectors"]) / float(r["sectors"]))
+    for per_pc_input in (dram_w, st_fill, dram_sectors_pc, wb_read_share):
+        per_pc_input[:] = per_pc_input[pc_of]
     sm_side = None  # the measured partition sides (l2_sides.py), where they fit this GPU
     if cfg.l2_near_far_by_address and cfg.l2_sm_side is not None and len(cfg.l2_sm_side) == gpu.num_sms:
         sm_side = np.asarray(cfg.l2_sm_side, np.int64)
@@ -432,7 +461,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             "(l1_loads_in_runs / l1_loads_on_replay_sms / l1_loads_in_issue_order), but the trace was "
             "recorded without the loads' hit groups (its launch ran under a config that does not walk them); "
             "launch again under this config, or replay with the three switches off")
-    sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc, shadows, timed_l1=timed_l1)
+    sr = build_streams(trace, st, cfg, n_ctas, gpu.sm_clock_mhz, schedules, dram_pc, shadows, timed_l1=timed_l1,
+                       unrolled=unrolled)
     merging_on = bool(cfg.l2_merge_in_time and merge_domain_of_sm is not None and len(merge_domain_of_sm))
     W = len(sr.warp_off) - 1
     N = len(sr.e_pc)
@@ -445,10 +475,10 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     fills = (st_fill, cfg.l2_fill_bytes_per_s / cfg.sector_bytes / (gpu.sm_clock_mhz * 1e6))
     # per pc, the DRAM cycles a sector costs beyond its bytes: its row activations (dram_rows.py)
     dram_act = extra_cycles_per_sector(activations(trace, len(st.kind), cfg), dram_sectors_pc, cfg,
-                                       gpu.sm_clock_mhz)
+                                       gpu.sm_clock_mhz)[pc_of]
     # and a sector written back behind it: the rows and 64 B writes of the dirty lines it evicted
     # (dram_rows.write_back_cycles_per_sector); a store's own DRAM reads (in dram_w) at its reads' cost
-    wb_extra = write_back_cycles_per_sector(per_pc or [], len(st.kind), cfg, gpu.sm_clock_mhz)
+    wb_extra = write_back_cycles_per_sector(per_pc or [], len(st.kind), cfg, gpu.sm_clock_mhz)[pc_of]
     writes = _dram_write_costs(cfg, dram_w, gpu.sm_clock_mhz,
                                wb_read_share * dram_act + (1.0 - wb_read_share) * wb_extra)
     atom_rate = cfg.atomics_per_ns / clock_ghz
@@ -529,7 +559,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             elif not cfg.l1_loads_in_issue_order:  # the functional order, on the replay's SMs
                 order = np.zeros(len(first.e_issue), np.int64)
                 order[row_entry] = sr.row_flat
-            l1_loads = _timed_l1_counts(sr, st, linked, row_entry, order, first.warp_sm, num_sms, l1_geometry)
+            l1_loads = _timed_l1_counts(sr, linked, row_entry, order, first.warp_sm, num_sms, l1_geometry,
+                                        pc_of)
             if cfg.l1_walk_retime_min_share > 0:
                 share = changed_share(sr, l1_loads.load_misses)
                 if share >= cfg.l1_walk_retime_min_share:
@@ -593,7 +624,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         has = np.flatnonzero(sr.cta_nwarps > 0)
         has = has[np.argsort(sr.cta_warp0[has], kind="stable")]  # CTAs hold contiguous warp ids
         cta_of_warp = np.repeat(has, sr.cta_nwarps[has]).astype(np.int64)
-        cycle_record = CycleRecord(pc=sr.e_pc, issue=e_issue, dep=e_dep, thr=e_thr, reason=e_rsn,
+        cycle_record = CycleRecord(pc=pc_of[sr.e_pc].astype(sr.e_pc.dtype), issue=e_issue, dep=e_dep, thr=e_thr,
+                                   reason=e_rsn,
                                    thr_reason=e_thr_rsn, warp_off=sr.warp_off, warp_slot=w_slot, warp_sm=warp_sm,
                                    warp_start=warp_start, warp_end=warp_end, cta_of_warp=cta_of_warp,
                                    n_sub=n_sub, linked=linked)
@@ -601,14 +633,16 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     if merging_on:
         merge = first.merge
         if merge.on:
-            merging = MergeCounts(merge.merged_f, np.rint(merge.merged_t).astype(np.int64), int(merge.evict[0]),
-                                  merge.pend if cfg.l2_pending_fetch_is_miss else None)
+            merging = MergeCounts(_fold(merge.merged_f, pc_of, n_pc0),
+                                  np.rint(_fold(merge.merged_t, pc_of, n_pc0)).astype(np.int64), int(merge.evict[0]),
+                                  _fold(merge.pend, pc_of, n_pc0) if cfg.l2_pending_fetch_is_miss else None)
         else:  # no L1 miss recorded
-            merging = MergeCounts(np.zeros(len(st.kind), np.int64), np.zeros(len(st.kind), np.int64), 0)
-    store_merging = StoreCounts(*first.store_counts) if stores_on else None
+            merging = MergeCounts(np.zeros(n_pc0, np.int64), np.zeros(n_pc0, np.int64), 0)
+    store_merging = StoreCounts(*(_fold(c, pc_of, n_pc0) for c in first.store_counts)) if stores_on else None
     t3 = time.perf_counter()
     return TimingResult(metrics=metrics, sm_cycles=sm_active, timeline=timeline, stalls=stalls, cycles=cycles,
-                        time_ns=time_ns, host_seconds=t3 - t0, stalls_per_pc=stall, issue_cycle=e_issue,
+                        time_ns=time_ns, host_seconds=t3 - t0, stalls_per_pc=_fold(stall, pc_of, n_pc0),
+                        issue_cycle=e_issue,
                         extra={"prepare_s": t1 - t0, "replay_s": t2 - t1, "post_s": t3 - t2,
                                "warp_instructions": N, "policy": policy, "retimed_share": retimed}, record=cycle_record,
                         l2_merging=merging, store_merging=store_merging, l1_loads=l1_loads)

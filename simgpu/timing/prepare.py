@@ -464,15 +464,17 @@ def _fill_shadows(shadows: dict[int, int], n_pc: int, bucket_off, pcs, mem):
 
 
 @njit(cache=True)
-def _match_block(i, end, b, blk_start, blk_off, pcs):
+def _match_block(i, end, b, blk_start, blk_len, blk_period, pcs):
     """Whether entries i.. (of one warp's run, which ends at end) are a full instance of block b:
-    consecutive entries at the block's pcs a, a+1, ..., a+m-1."""
+    blk_len[b] consecutive entries at the block's pcs a, a+1, ..., a+period-1, repeated (period <
+    length: consecutive instances of a loop block that ptxas unrolled, timing/unroll.py)."""
     a = blk_start[b]
-    m = blk_off[b + 1] - blk_off[b]
+    m = blk_len[b]
+    p = blk_period[b]
     if i + m > end:
         return False
     for j in range(1, m):
-        if pcs[i + j] != a + j:
+        if pcs[i + j] != a + j % p:
             return False
     return True
 
@@ -480,14 +482,15 @@ def _match_block(i, end, b, blk_start, blk_off, pcs):
 @njit(cache=True)
 def _reorder_blocks(block_of_pc, blk_start, blk_off, blk_src, bucket_off, pcs, mem):
     """In place: every full instance of a scheduled block gets its entries in the block's order
-    (entry j takes what was at j' = blk_src[j]). Blocks must not overlap."""
+    (entry j takes what was at j' = blk_src[j]). Blocks must not overlap, nor be unrolled."""
+    blk_len = blk_off[1:] - blk_off[:-1]
     for w in range(bucket_off.shape[0] - 1):
         i = bucket_off[w]
         end = bucket_off[w + 1]
         while i < end:
             b = block_of_pc[pcs[i]]
-            if b >= 0 and _match_block(i, end, b, blk_start, blk_off, pcs):
-                m = blk_off[b + 1] - blk_off[b]
+            if b >= 0 and _match_block(i, end, b, blk_start, blk_len, blk_len, pcs):
+                m = blk_len[b]
                 tp = pcs[i:i + m].copy()
                 tm = mem[i:i + m].copy()
                 for j in range(m):
@@ -499,15 +502,20 @@ def _reorder_blocks(block_of_pc, blk_start, blk_off, blk_src, bucket_off, pcs, m
 
 
 @njit(cache=True)
-def _emit(kind, k_free, n_warps, block_of_pc, blk_start, blk_off, blk_src, bucket_off, pcs, mem):
+def _emit(kind, k_free, n_warps, block_of_pc, unrolled_of_pc, blk_start, blk_len, blk_period, blk_off, blk_src,
+          blk_pc, bucket_off, pcs, mem):
     """In place: the entries in order, every full instance of a scheduled block in the block's
-    order (as _reorder_blocks; blocks must not overlap), free ops dropped. Returns how many entries
-    are left (pcs[:m], mem[:m]) and warp_off (warp_off[w] = entries of warps below w; the entries
-    of warp ids >= n_warps, if any, are kept but not counted)."""
+    order (blk_len[b] entries, of which those at blk_src[blk_off[b]:blk_off[b+1]] go out in that
+    order, at the pcs blk_pc gives: all of them at their own pcs, or for an unrolled loop fewer,
+    its inner back branches gone, at its copies' pcs; blocks must not overlap), free ops dropped.
+    An unrolled loop (unrolled_of_pc, at its block's start) is tried before the block's own
+    schedule (block_of_pc), so its left-over instances get that.
+    Returns how many entries are left (pcs[:m], mem[:m]) and warp_off (warp_off[w] = entries of
+    warps below w; the entries of warp ids >= n_warps, if any, are kept but not counted)."""
     warp_off = np.zeros(n_warps + 1, np.int64)
     maxm = 1
     for b in range(blk_start.shape[0]):
-        maxm = max(maxm, blk_off[b + 1] - blk_off[b])
+        maxm = max(maxm, blk_len[b])
     tp = np.empty(maxm, pcs.dtype)
     tm = np.empty(maxm, mem.dtype)
     o = 0
@@ -516,17 +524,21 @@ def _emit(kind, k_free, n_warps, block_of_pc, blk_start, blk_off, blk_src, bucke
         end = bucket_off[w + 1]
         o0 = o
         while i < end:
-            b = block_of_pc[pcs[i]]
-            if b >= 0 and _match_block(i, end, b, blk_start, blk_off, pcs):
-                m = blk_off[b + 1] - blk_off[b]
+            b = unrolled_of_pc[pcs[i]]
+            found = b >= 0 and _match_block(i, end, b, blk_start, blk_len, blk_period, pcs)
+            if not found:
+                b = block_of_pc[pcs[i]]
+                found = b >= 0 and _match_block(i, end, b, blk_start, blk_len, blk_period, pcs)
+            if found:
+                m = blk_len[b]
                 for j in range(m):
                     tp[j] = pcs[i + j]
                     tm[j] = mem[i + j]
-                for j in range(m):
-                    k = blk_src[blk_off[b] + j]
+                for q in range(blk_off[b], blk_off[b + 1]):
+                    k = blk_src[q]
                     if kind[tp[k]] == k_free:
                         continue
-                    pcs[o] = tp[k]
+                    pcs[o] = blk_pc[q]
                     mem[o] = tm[k]
                     o += 1
                 i += m
@@ -768,8 +780,12 @@ def _row_offsets(row: np.ndarray, n_rows: int) -> np.ndarray:
 def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_ctas: int,
                   clock_mhz: float, schedules: list[tuple[int, np.ndarray]] | None = None,
                   dram_bytes_per_pc: dict[int, float] | None = None,
-                  shadows: dict[int, int] | None = None, timed_l1: bool = False) -> Streams:
-    """schedules: (block start pc, new pc order) per reordered basic block; dram_bytes_per_pc:
+                  shadows: dict[int, int] | None = None, timed_l1: bool = False,
+                  unrolled: list[tuple[int, int, int, list[int], int]] | None = None) -> Streams:
+    """schedules: (block start pc, new pc order) per reordered basic block; unrolled: (start pc,
+    block length n, factor f, the order of the f * n instance positions that issue, the pc of
+    position 0's copy) per loop block ptxas unrolls (timing/unroll.py: st has a row for each
+    copy, and f consecutive instances go out at the copies' pcs); dram_bytes_per_pc:
     DRAM bytes read per pc from the memory system (report.per_pc), which fixes how many sectors an
     L2 miss really fetched (64 B pairs); without it one sector per missed sector; shadows: if-converted
     branch pc -> its target (isa.if_convertible_branches). ptxas predicates such a shadow instead of
@@ -801,19 +817,29 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     pcs, fidx, bucket_off = _sort_by_warp(step_pc, counts, fwarps, n_buckets, ascending)
     if shadows and len(pcs):
         bucket_off, pcs, fidx = _fill_shadows(shadows, n_pc, bucket_off, pcs, fidx)
-    # ptxas-like order inside each basic block (full block instances only), then fold free ops away
+    # ptxas-like order inside each basic block (full block instances only), and across the
+    # instances of the loops ptxas unrolls (after the blocks), then fold free ops away
     block_of_pc = np.full(n_pc, -1, np.int64)
-    starts = np.array([a for a, _ in schedules or ()], np.int64)
+    unrolled_of_pc = np.full(n_pc, -1, np.int64)
+    schedules, unrolled = list(schedules or ()), list(unrolled or ())
+    n_blk = len(schedules)
+    starts = np.array([a for a, _ in schedules] + [a for a, _, _, _, _ in unrolled], np.int64)
+    blk_len = np.array([len(order) for _, order in schedules] + [f * n for _, n, f, _, _ in unrolled], np.int64)
+    blk_period = np.array([len(order) for _, order in schedules] + [n for _, n, _, _, _ in unrolled], np.int64)
     blk_off = np.zeros(len(starts) + 1, np.int64)
-    np.cumsum([len(order) for _, order in schedules or ()], out=blk_off[1:])
-    blk_src = _flat([np.asarray(order, np.int64) - a for a, order in schedules or ()], np.int64)
+    np.cumsum([len(order) for _, order in schedules] + [len(pos) for _, _, _, pos, _ in unrolled], out=blk_off[1:])
+    blk_src = _flat([np.asarray(order, np.int64) - a for a, order in schedules]
+                    + [np.asarray(pos, np.int64) for _, _, _, pos, _ in unrolled], np.int64)
+    blk_pc = _flat([np.asarray(order, np.int64) for _, order in schedules]
+                   + [first + np.asarray(pos, np.int64) for _, _, _, pos, first in unrolled], np.int64)
     if len(starts) and len(pcs):
-        ends = starts + np.diff(blk_off)
-        o = np.argsort(starts, kind="stable")
-        if np.all(starts[o][1:] >= ends[o][:-1]) and starts.min() >= 0 and ends.max() <= n_pc:
-            block_of_pc[starts] = np.arange(len(starts))
-        else:  # overlapping blocks: one block at a time, in the given order
-            for b in range(len(starts)):
+        ends = starts[:n_blk] + blk_len[:n_blk]
+        o = np.argsort(starts[:n_blk], kind="stable")
+        if np.all(starts[o][1:] >= ends[o][:-1]) and starts.min() >= 0 and (blk_period + starts).max() <= n_pc:
+            block_of_pc[starts[:n_blk]] = np.arange(n_blk)
+            unrolled_of_pc[starts[n_blk:]] = np.arange(n_blk, len(starts))
+        else:  # overlapping blocks: one block at a time, in the given order (and no unrolling)
+            for b in range(n_blk):
                 if 0 <= starts[b] < n_pc:
                     one = np.full(n_pc, -1, np.int64)
                     one[starts[b]] = 0
@@ -827,7 +853,8 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     rows = np.empty(_count_rows(row_pc, pcs), MEM_ROW)
     dest = np.full(len(fwarps), -1, np.int32)
     warp_row0 = np.zeros(W + 1, np.int64)
-    m, warp_off = _emit(st.kind, K_FREE, W, block_of_pc, starts, blk_off, blk_src, bucket_off, pcs, fidx)
+    m, warp_off = _emit(st.kind, K_FREE, W, block_of_pc, unrolled_of_pc, starts, blk_len, blk_period, blk_off,
+                        blk_src, blk_pc.astype(pcs.dtype), bucket_off, pcs, fidx)
     _lay_rows(row_pc, pcs, fidx, m, warp_off, rows, dest, warp_row0)
     del fidx
     row_flat = row_step = None

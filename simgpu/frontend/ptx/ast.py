@@ -65,6 +65,9 @@ class Instruction:
     guard_negated: bool = False
     line: int = 0  # line number in the PTX text (1-based)
     text: str = ""  # the instruction as written, for error messages and pictures
+    # the first instruction after `.pragma "nounroll";` (NVVM marks the loops ptxas must not unroll
+    # again: its remainder loops and those a user's #pragma unroll already unrolled)
+    nounroll: bool = False
 
     @property
     def full_opcode(self) -> str:

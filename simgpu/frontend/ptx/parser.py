@@ -393,6 +393,7 @@ class _Parser:
     def parse_block(self, fn: Function) -> None:
         self.expect("{")
         self.scopes.append({})
+        nounroll = False
         while not self.accept("}"):
             t = self.tok
             if t.kind == "eof":
@@ -431,13 +432,18 @@ class _Parser:
                     v.name = self.declare(v.name)
                     fn.variables.append(v)
                 continue
-            if t.text in (".pragma", ".loc", ".file"):
+            if t.text == ".pragma":
+                nounroll = nounroll or '"nounroll"' in self.peek().text
+                self.skip_directive()
+                continue
+            if t.text in (".loc", ".file"):
                 self.skip_directive()
                 continue
             if t.text.startswith(".") and t.text in (".maxnreg", ".maxntid", ".reqntid", ".minnctapersm"):
                 self.skip_directive()
                 continue
             fn.body.append(self.parse_instruction())
+            fn.body[-1].nounroll, nounroll = nounroll, False
         self.scopes.pop()
 
     def declare_label(self, name: str) -> str:

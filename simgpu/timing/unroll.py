@@ -1,0 +1,217 @@
+"""Loops ptxas unrolls again, and the order of their unrolled instances.
+
+NVRTC's optimiser unrolls a counted loop with a run-time trip count by 4 (a 4-copy main loop) and
+marks what it must not touch again, the remainder loop and every loop a `#pragma unroll` already
+unrolled, with `.pragma "nounroll"`. ptxas unrolls the unmarked main loop by another 4 when its
+body is small, so the SASS keeps 16 loads of the CUDA loop in flight where the PTX has 4.
+
+Evidence, nvcc 13.0 -arch=sm_90 SASS of every recorded suite (validation/*/results/sass.txt) against
+NVRTC's PTX of the same source, the 146 innermost one-block loops with a global load, each PTX loop
+matched to the SASS loops in order:
+- all 51 marked nounroll kept one copy;
+- none of the 54 that are not counted (the step a register: grid-stride loops; a data-dependent
+  exit: binary searches, merge paths) was unrolled, whatever their size;
+- of the 41 counted ones (an induction register stepped by an immediate and compared with a
+  loop-invariant bound), the 32 with a SASS body of at most 41 instructions came out 4 times
+  unrolled (softmax_warp_rows, spmv_csr, gemv_cols, col_softmax's first two passes, half2_gemv_rows
+  ...), the 9 of 46 or more kept one copy (matvec_ldg4 62, with 20 loads; online_softmax 66;
+  bf16_rmsnorm_vec8 105 ...).
+The rule below (sass_estimate at most 56, at most 16 loads) gives 144 of the 146: it unrolls
+typical softmax_warp_rows' and typical20 col_softmax's store passes (estimated 41 and 48, 46 and
+58 SASS: their 64-bit store addresses take more SASS than the estimate counts), which ptxas did
+not. With the estimate's limit under 41 it would miss ell_spmv, wmma_gemm_f16 and half2_gemv_rows
+(estimated 45, 47 and 53, 38, 27 and 34 SASS) instead.
+
+The timing model replays the PTX; where ptxas unrolled a loop, four consecutive instances of its
+block are scheduled as one run (isa.schedule_sequence), each instance but the last writing
+registers of its own as ptxas renames them (renamed_registers), and issue at pcs of their own
+(with_copies) so that the replay's scoreboard sees those registers; the inner instances' back
+branches do not issue (the SASS has none). Loads of later instances move up past the uses of
+earlier ones, as in the SASS. Left-over instances (fewer than four) keep the one-instance
+schedule, as ptxas's remainder loop does. Only the timing changes: the functional counters come
+from the trace, which runs the PTX as written.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simgpu.exec.program import BRA, LinkedKernel
+from simgpu.frontend.ptx.ast import Addr, Imm, Reg
+from simgpu.timing.config import TimingConfig
+from simgpu.timing.isa import StaticTable, _num_dst, _regs_of, schedule_sequence
+from simgpu.timing.reg_pressure import row_registers
+
+_STEP_OPS = ("add", "sub")
+
+
+def _names_written(ins) -> set[str]:
+    return {r.name for o in ins.operands[:_num_dst(ins)] if not isinstance(o, Addr) for r in _regs_of(o)}
+
+
+def _counted(lk: LinkedKernel, a: int, b: int) -> bool:
+    """Whether the loop a..b-1 (its back branch at b-1) exits on a comparison of an induction
+    register stepped by an immediate with a loop-invariant register or an immediate: a trip count
+    ptxas can compute on entry."""
+    bra = lk.instructions[b - 1]
+    if bra.guard is None:
+        return False
+    written: dict[str, list] = {}
+    for pc in range(a, b - 1):
+        ins = lk.instructions[pc]
+        for name in _names_written(ins):
+            written.setdefault(name, []).append(ins)
+    setps = [ins for ins in written.get(bra.guard.name, []) if ins.opcode == "setp"]
+    if len(setps) != 1 or len(setps[0].operands) < 3:
+        return False
+    x, y = setps[0].operands[1], setps[0].operands[2]
+
+    def stepped(o) -> bool:
+        if not isinstance(o, Reg) or len(written.get(o.name, [])) != 1:
+            return False
+        w = written[o.name][0]
+        ops = w.operands
+        return (w.opcode in _STEP_OPS and len(ops) == 3 and isinstance(ops[1], Reg) and ops[1].name == o.name
+                and isinstance(ops[2], Imm))
+
+    def invariant(o) -> bool:
+        return isinstance(o, Imm) or (isinstance(o, Reg) and o.name not in written)
+
+    return (stepped(x) and invariant(y)) or (stepped(y) and invariant(x))
+
+
+def unrolled_loops(lk: LinkedKernel, st: StaticTable, blocks: list[tuple[int, int]],
+                   cfg: TimingConfig) -> list[tuple[int, int]]:
+    """The blocks of `blocks` that are a whole loop ptxas unrolls by cfg.ptxas_unroll_factor: the
+    block ends in a guarded branch back to its own start, NVVM did not mark it nounroll, it has
+    1 to cfg.ptxas_unroll_max_loads global loads, its SASS estimate (sass_estimate) is at most
+    cfg.ptxas_unroll_max_slots, and it is counted (_counted)."""
+    if not cfg.ptxas_unroll or cfg.ptxas_unroll_factor < 2:
+        return []
+    out = []
+    for a, b in blocks:
+        last = b - 1
+        if b - a < 2 or int(lk.kinds[last]) != BRA or int(lk.target[last]) != a:
+            continue
+        if any(lk.instructions[pc].nounroll for pc in range(a, b)):
+            continue
+        loads = sum(lk.mem_class[pc] == "global_ld" for pc in range(a, b))
+        if not 1 <= loads <= cfg.ptxas_unroll_max_loads:
+            continue
+        if sass_estimate(lk, st, a, b) > cfg.ptxas_unroll_max_slots or not _counted(lk, a, b):
+            continue
+        out.append((a, b))
+    return out
+
+
+def sass_estimate(lk: LinkedKernel, st: StaticTable, a: int, b: int) -> int:
+    """SASS instructions of pcs a..b-1, as ptxas's unroll limit counts them: the issue slots
+    (isa.sass_slots), and 4 for an `ex2.approx.f32` without .ftz, which ptxas wraps in a range
+    check and two predicated FMULs for subnormal results (typical3 online_softmax: 8 such ex2 and
+    32 other PTX instructions, 66 SASS in its loop)."""
+    n = 0
+    for pc in range(a, b):
+        ins = lk.instructions[pc]
+        n += int(st.slots[pc]) if st.slots is not None else 1
+        if ins.opcode == "ex2" and "approx" in ins.mods and "f32" in ins.mods and "ftz" not in ins.mods:
+            n += 3
+    return n
+
+
+def renamed_registers(st: StaticTable, a: int, b: int, factor: int, first_id: int
+                      ) -> tuple[list[list[int]], list[list[int]], dict[int, int]]:
+    """Register ids of `factor` consecutive instances of the loop block a..b-1, as ptxas's copies
+    use them: per instance position k * (b - a) + j (pc a + j) its sources and destinations. The
+    instances before the last write new ids (first_id, first_id + 1, ...), the last one writes the
+    loop's own registers, so what the loop carries and leaves behind is where the next instance
+    (or the code after the loop) reads it; a source is the newest version of its register. Also
+    returns each new id's register."""
+    srcs: list[list[int]] = []
+    dsts: list[list[int]] = []
+    current: dict[int, int] = {}
+    origin: dict[int, int] = {}
+    fresh = first_id
+    for k in range(factor):
+        for pc in range(a, b):
+            srcs.append([current.get(r, r) for r in row_registers(st.src[pc])])
+            names = []
+            for r in row_registers(st.dst[pc]):
+                if k < factor - 1:
+                    origin[fresh] = r
+                    current[r] = fresh
+                    fresh += 1
+                else:
+                    current[r] = r
+                names.append(current[r])
+            dsts.append(names)
+    return srcs, dsts, origin
+
+
+def unrolled_order(st: StaticTable, a: int, b: int, factor: int, load_latency: int,
+                   shadows: dict[int, int] | None = None,
+                   pressure: tuple[np.ndarray, set[int], set[int], int] | None = None,
+                   in_time: bool = False) -> list[int]:
+    """The issue order of `factor` consecutive instances of the loop block a..b-1 as ptxas's
+    unrolled loop issues them: positions k * (b - a) + j (instance k, pc a + j) in order, without
+    the back branches of all but the last instance. The instances' registers are renamed as
+    renamed_registers does, so only true dependencies (and memory order) hold them apart;
+    `shadows` (if-converted branch -> target) predicate each instance's own shadow."""
+    n = b - a
+    shadows = shadows or {}
+    all_srcs, all_dsts, origin = renamed_registers(st, a, b, factor, st.n_regs)
+    keep = [p for p in range(factor * n) if not (p % n == n - 1 and p < (factor - 1) * n)]
+    place = {p: i for i, p in enumerate(keep)}
+    guards = [[place[p - p % n + (bpc - a)] for bpc, tgt in shadows.items() if a <= bpc < a + p % n < tgt]
+              for p in keep]
+    if pressure is not None:
+        weights, live_in, live_out, budget = pressure
+        w = np.zeros(st.n_regs + len(origin), np.int64)
+        w[:len(weights)] = weights[:len(w)]
+        for new, r in origin.items():
+            w[new] = weights[r] if r < len(weights) else 0
+        pressure = (w, set(live_in), set(live_out), budget)
+    order = schedule_sequence(st, [a + p % n for p in keep], [all_srcs[p] for p in keep],
+                              [all_dsts[p] for p in keep], load_latency, guards, pressure, in_time)
+    return [keep[i] for i in order]
+
+
+def with_copies(st: StaticTable, loops: list[tuple[int, int, int]]) -> tuple[StaticTable, np.ndarray, list[int]]:
+    """The static table with a row of its own for every instance position of every unrolled loop
+    (start pc, length n, factor f: f * n rows past the kernel's pcs, position p of loop i at pc
+    first[i] + p), with the renamed registers of renamed_registers, so the replay's scoreboard
+    sees ptxas's copies write registers of their own. The new register ids go before the three
+    cp.async pseudo registers, which stay the last three (isa.build_static). Returns the table,
+    each pc's kernel pc (pc_of: the copies' per-pc inputs are their pc's, and their per-pc
+    counts fold back onto it) and each loop's first pc."""
+    n_pc = len(st.kind)
+    pc_of = [np.arange(n_pc, dtype=np.int64)]
+    first: list[int] = []
+    rows: list[tuple[list[list[int]], list[list[int]]]] = []
+    n_new = 0
+    base = st.n_regs - 3
+    nxt = n_pc
+    for a, n, f in loops:
+        first.append(nxt)
+        pc_of.append(np.tile(np.arange(a, a + n, dtype=np.int64), f))
+        nxt += f * n
+        srcs, dsts, origin = renamed_registers(st, a, a + n, f, st.n_regs + n_new)  # past every id
+        rows.append((srcs, dsts))
+        n_new += len(origin)
+    pc_map = np.concatenate(pc_of)
+
+    def shifted(table: np.ndarray) -> np.ndarray:  # the pseudo registers move past the new ids
+        return np.where(table >= base, table + n_new, table).astype(table.dtype)
+
+    src, dst = shifted(st.src[pc_map]), shifted(st.dst[pc_map])
+    for (srcs, dsts), pc0 in zip(rows, first):
+        for p, (rs, ds) in enumerate(zip(srcs, dsts)):
+            for table, regs in ((src, rs), (dst, ds)):
+                row = [r - st.n_regs + base if r >= st.n_regs else r + n_new if r >= base else r for r in regs]
+                if len(row) > table.shape[1]:
+                    raise ValueError("unrolled copy: more registers than a table row holds")
+                table[pc0 + p] = -1
+                table[pc0 + p, :len(row)] = row
+    ext = StaticTable(st.kind[pc_map], st.pipe[pc_map], st.lat[pc_map], st.ii[pc_map], st.sb[pc_map], src, dst,
+                      st.n_regs + n_new, None if st.readonly is None else st.readonly[pc_map],
+                      None if st.slots is None else st.slots[pc_map])
+    return ext, pc_map, first

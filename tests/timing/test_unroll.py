@@ -1,0 +1,207 @@
+"""ptxas's second unrolling (timing/unroll.py): which loops it picks, the order of four unrolled
+instances, how the streams apply it, and what it changes in a launch (time only)."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import simgpu as sg
+from simgpu.exec.program import BRA
+from simgpu.timing.config import default_config, overridden
+from simgpu.timing.isa import K_ALU, K_BRANCH, K_FREE, K_GLD, basic_blocks, build_static, if_convertible_branches
+from simgpu.timing.prepare import _emit
+from simgpu.timing.unroll import sass_estimate, unrolled_loops, unrolled_order
+
+LOOPS = r"""
+extern "C" __global__ void col_walk(const float* a, float* o, int rows, int cols)
+{   // NVVM: a remainder loop (nounroll) and a 4-copy main loop, which ptxas unrolls again
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.f;
+    for (int r = 0; r < rows; ++r) s += a[(size_t)r * cols + c];
+    o[c] = s;
+}
+
+extern "C" __global__ void grid_stride(const float* a, float* o, int n)
+{   // the step is a register: no trip count on entry, never unrolled
+    float s = 0.f;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x * gridDim.x) s += a[i];
+    o[threadIdx.x] = s;
+}
+
+extern "C" __global__ void pragma_four(const float* a, float* o)
+{   // the user's #pragma unroll 4 of a constant trip count: NVVM marks it nounroll
+    int t = threadIdx.x;
+    float s = 0.f;
+#pragma unroll 4
+    for (int k = 0; k < 64; ++k) s += a[t * 64 + k];
+    o[t] = s;
+}
+
+extern "C" __global__ void exp_walk(const float* a, float* o, int rows, int cols)
+{   // eight ex2.approx.f32 (no .ftz) a main-loop copy: 4 SASS each, past the size limit
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.f;
+    for (int r = 0; r < rows; ++r) {
+        float x = a[(size_t)r * cols + c];
+        s += __expf(x) * __expf(-x) + __expf(x * 0.5f);
+    }
+    o[c] = s;
+}
+"""
+
+
+def _loops(name: str, **changes):
+    lk = sg.RawModule(code=LOOPS).linked(name)
+    cfg = default_config() if not changes else __import__("dataclasses").replace(default_config(), **changes)
+    stt = build_static(lk, cfg)
+    blocks = basic_blocks(lk, if_convertible_branches(lk, cfg.if_convert_max_instructions))
+    self_loops = [(a, b) for a, b in blocks if int(lk.kinds[b - 1]) == BRA and int(lk.target[b - 1]) == a]
+    return lk, stt, blocks, self_loops, unrolled_loops(lk, stt, blocks, cfg)
+
+
+def test_parser_marks_the_instruction_after_pragma_nounroll():
+    lk = sg.RawModule(code=LOOPS).linked("col_walk")
+    marked = [pc for pc, ins in enumerate(lk.instructions) if ins.nounroll]
+    assert len(marked) == 1  # the remainder loop's first instruction, and nothing else
+    (a, b), = [(a, b) for a, b in _loops("col_walk")[3] if a <= marked[0] < b]
+    assert marked[0] == a and sum(lk.mem_class[pc] == "global_ld" for pc in range(a, b)) == 1
+
+
+def test_the_main_loop_is_picked_and_the_remainder_loop_is_not():
+    lk, _, _, self_loops, picked = _loops("col_walk")
+    assert len(self_loops) == 2
+    assert len(picked) == 1
+    a, b = picked[0]
+    assert sum(lk.mem_class[pc] == "global_ld" for pc in range(a, b)) == 4  # NVVM's 4 copies
+    assert not any(lk.instructions[pc].nounroll for pc in range(a, b))
+
+
+def test_grid_stride_pragma_and_large_loops_are_not_unrolled():
+    for name in ("grid_stride", "pragma_four"):
+        _, _, _, self_loops, picked = _loops(name)
+        assert self_loops and not picked, name
+    lk, stt, _, self_loops, picked = _loops("exp_walk")
+    assert not picked
+    main = max(self_loops, key=lambda ab: ab[1] - ab[0])
+    ex2 = sum(lk.instructions[pc].opcode == "ex2" for pc in range(*main))
+    assert ex2 == 12 and sass_estimate(lk, stt, *main) == (main[1] - main[0]) + 3 * ex2
+    # the same loop goes once the limit is raised, or once the load limit is lowered under 4
+    assert _loops("exp_walk", ptxas_unroll_max_slots=10**6)[4] == [main]
+    assert _loops("col_walk", ptxas_unroll_max_loads=3)[4] == []
+    assert _loops("col_walk", ptxas_unroll=False)[4] == []
+
+
+def test_unrolled_order_hoists_every_instance_s_loads_and_drops_the_inner_branches():
+    lk, stt, _, _, picked = _loops("col_walk")
+    a, b = picked[0]
+    n = b - a
+    cfg = default_config()
+    order = unrolled_order(stt, a, b, 4, cfg.schedule_load_latency, in_time=cfg.schedule_in_time)
+    inner_branches = {k * n + n - 1 for k in range(3)}
+    assert sorted(order) == sorted(set(range(4 * n)) - inner_branches)
+    assert order[-1] == 4 * n - 1  # the last instance's back branch stays last
+    pcs = [a + p % n for p in order]
+    loads = [i for i, pc in enumerate(pcs) if stt.kind[pc] == K_GLD]
+    assert len(loads) == 16
+    first_add = min(i for i, pc in enumerate(pcs) if lk.instructions[pc].opcode == "add"
+                    and lk.instructions[pc].mods[-1] == "f32")
+    assert max(loads) < first_add  # all 16 loads issue before the first sum
+    # one instance alone keeps its loads behind the previous instance's adds (the WAR on the
+    # reused registers): the renaming is what lets them move
+    from simgpu.timing.isa import schedule_block
+
+    single = schedule_block(stt, a, b, cfg.schedule_load_latency, in_time=cfg.schedule_in_time)
+    assert sorted(single) == list(range(a, b))
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(0, 9), min_size=1, max_size=6), st.integers(0, 2))
+def test_emit_groups_four_instances_and_leaves_the_rest_to_the_block(instances, tail):
+    """A loop block at pcs 2..5 (branch at 5) between straight-line pcs, its four copies at pcs
+    8..23: each warp's run of consecutive instances goes out 4 at a time in the unrolled order at
+    the copies' pcs (inner branches dropped), the left-over instances in the block's own order,
+    everything else as it was."""
+    a, n, first = 2, 4, 8
+    pc_of = np.concatenate([np.arange(8), np.tile(np.arange(a, a + n), 4)])
+    kind = np.full(len(pc_of), K_ALU, np.int8)
+    kind[pc_of == a + n - 1] = K_BRANCH
+    kind[7] = K_FREE
+    block_order = [3, 2, 4, 5]  # the block's own schedule (pcs)
+    kept = [p for p in range(4 * n) if not (p % n == n - 1 and p < 3 * n)]
+    unr = [p for p in kept[::-1] if p != 4 * n - 1] + [4 * n - 1]  # any order, the last branch last
+    starts = np.array([a, a], np.int64)
+    blk_len = np.array([n, 4 * n], np.int64)
+    blk_period = np.array([n, n], np.int64)
+    blk_off = np.array([0, n, n + len(unr)], np.int64)
+    blk_src = np.array([pc - a for pc in block_order] + unr, np.int64)
+    blk_pc = np.array(block_order + [first + p for p in unr], np.int32)
+    block_of_pc = np.full(len(pc_of), -1, np.int64)
+    block_of_pc[a] = 0
+    unrolled_of_pc = np.full(len(pc_of), -1, np.int64)
+    unrolled_of_pc[a] = 1
+    runs, expect = [], []
+    for count in instances:
+        runs.append([0, 1] + list(range(a, a + n)) * count + [6, 7][:tail + 1])
+        full, left = divmod(count, 4)
+        expect.append([0, 1] + [first + p for p in unr] * full + block_order * left
+                      + [pc for pc in [6, 7][:tail + 1] if kind[pc] != K_FREE])
+    pcs = np.array([pc for r in runs for pc in r], np.int32)
+    mem = np.arange(len(pcs), dtype=np.int64)
+    bucket_off = np.cumsum([0] + [len(r) for r in runs]).astype(np.int64)
+    m, warp_off = _emit(kind, K_FREE, len(runs), block_of_pc, unrolled_of_pc, starts, blk_len, blk_period, blk_off,
+                        blk_src, blk_pc, bucket_off, pcs, mem)
+    assert m == sum(len(e) for e in expect)
+    for w, e in enumerate(expect):
+        assert pcs[warp_off[w]:warp_off[w + 1]].tolist() == e
+    # every entry that went out carries its own flat index (its memory row), at a copy of its pc
+    flat = np.concatenate([np.asarray(r) for r in runs])
+    assert np.array_equal(flat[mem[:m]], pc_of[pcs[:m]])
+
+
+def test_unrolling_changes_the_time_of_a_latency_bound_loop_and_no_counter():
+    """One warp walking 256 rows: four NVVM copies a trip keep 4 loads in flight, the unrolled 16."""
+    k = sg.RawModule(code=LOOPS).get_function("col_walk")
+    rows, cols = 256, 32
+    a = sg.asarray(np.random.default_rng(1).random(rows * cols, dtype=np.float32))
+    reports = {}
+    for on in (False, True):
+        o = sg.zeros(cols, dtype=np.float32)
+        with overridden(ptxas_unroll=on):
+            reports[on] = k((1,), (32,), (a, o, np.int32(rows), np.int32(cols)))
+        np.testing.assert_allclose(o.get(), a.get().reshape(rows, cols).sum(axis=0), rtol=1e-5)
+    off, on = reports[False], reports[True]
+    assert on.metrics["gpu__time_duration.sum"] < 0.6 * off.metrics["gpu__time_duration.sum"]
+    # 64 trips of NVVM's 4-copy loop: 16 unrolled groups, each without 3 inner back branches
+    assert on.metrics["sm__inst_executed.sum"] == off.metrics["sm__inst_executed.sum"] - 16 * 3
+    timing_only = set(on.timing.metrics)
+    for name, value in off.metrics.items():
+        if name not in timing_only:
+            assert on.metrics[name] == value, name
+    assert on.timing.stalls_per_pc.shape == off.timing.stalls_per_pc.shape  # the copies fold back
+
+
+def test_the_register_budget_holds_loads_back():
+    """Within ptxas's register count the copies' loads wait for registers (reg_pressure.py): with
+    room for the live-in registers and a few more, fewer than the 16 loads go before the first sum."""
+    from simgpu.timing.isa import K_FREE as FREE
+    from simgpu.timing.reg_pressure import block_live_sets, register_weights
+
+    lk, stt, blocks, _, picked = _loops("col_walk")
+    (a, b), = picked
+    j = blocks.index((a, b))
+    conv = if_convertible_branches(lk, default_config().if_convert_max_instructions)
+    live_in, live_out = block_live_sets(lk, stt.src, stt.dst, blocks, conv)
+    w = register_weights(lk, stt.n_regs, stt.dst, stt.kind == FREE)
+    base = int(sum(w[r] for r in live_in[j]))
+    n = b - a
+
+    def ahead(budget: int | None) -> int:
+        pressure = (w, live_in[j], live_out[j], budget) if budget else None
+        pcs = [a + p % n for p in unrolled_order(stt, a, b, 4, 400, None, pressure, True)]
+        first_sum = min(i for i, pc in enumerate(pcs) if lk.instructions[pc].opcode == "add"
+                        and lk.instructions[pc].mods[-1] == "f32")
+        return sum(stt.kind[pc] == K_GLD for pc in pcs[:first_sum])
+
+    assert ahead(None) == 16
+    assert ahead(base + 4) < 16
+    assert ahead(base + 4) <= ahead(base + 8) <= ahead(1000) == 16
