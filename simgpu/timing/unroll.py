@@ -36,17 +36,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from simgpu.exec.program import BRA, LinkedKernel
-from simgpu.frontend.ptx.ast import Addr, Imm, Reg
+from simgpu.exec.program import BRA, LinkedKernel, _defs_uses
+from simgpu.frontend.ptx.ast import Imm, Reg
 from simgpu.timing.config import TimingConfig
-from simgpu.timing.isa import StaticTable, _num_dst, _regs_of, schedule_sequence
+from simgpu.timing.isa import StaticTable, schedule_sequence
 from simgpu.timing.reg_pressure import row_registers
 
 _STEP_OPS = ("add", "sub")
-
-
-def _names_written(ins) -> set[str]:
-    return {r.name for o in ins.operands[:_num_dst(ins)] if not isinstance(o, Addr) for r in _regs_of(o)}
 
 
 def _counted(lk: LinkedKernel, a: int, b: int) -> bool:
@@ -59,7 +55,7 @@ def _counted(lk: LinkedKernel, a: int, b: int) -> bool:
     written: dict[str, list] = {}
     for pc in range(a, b - 1):
         ins = lk.instructions[pc]
-        for name in _names_written(ins):
+        for name in _defs_uses(ins)[0]:
             written.setdefault(name, []).append(ins)
     setps = [ins for ins in written.get(bra.guard.name, []) if ins.opcode == "setp"]
     if len(setps) != 1 or len(setps[0].operands) < 3:
