@@ -53,6 +53,7 @@ _INT_OPS = {"add", "sub", "and", "or", "xor", "not", "shl", "shr", "min", "max",
 _MUFU_OPS = {"ex2", "lg2", "rsqrt", "sqrt", "rcp", "tanh", "sin", "cos", "div"}
 _GUARDED_MUFU_OPS = {"ex2", "lg2", "rsqrt", "sqrt", "rcp"}  # .approx.f32 without .ftz
 _FOLDED_SPECIALS = ("%ctaid", "%ntid", "%nctaid", "%nsmid", "%gridid")
+_TIMER_SPECIALS = ("%clock", "%globaltimer")
 
 
 def _types(mods) -> set[str]:
@@ -86,6 +87,10 @@ class StaticTable:
     readonly: np.ndarray | None = None
     # int32 per pc: issue slots (SASS instructions of a ptxas-expanded op: sass_slots), 1 for most
     slots: np.ndarray | None = None
+    # bool per pc: reads a timer (%clock, %clock64, %globaltimer). ptxas keeps such a read (CS2R /
+    # S2UR) where the source puts it, so that clock64 stamps time the code between them: nothing
+    # is scheduled across it (benchmarks/microbench/loads_in_flight's SASS)
+    timer: np.ndarray | None = None
 
 
 def _reg_index(lk: LinkedKernel):
@@ -352,7 +357,9 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
         dst[pc, :len(dregs)] = dregs
     readonly = np.array([k == K_GLD and (ins.opcode in ("ldu", "tex", "tld4") or "nc" in ins.mods)
                          for k, ins in zip(kind, lk.instructions)], bool)
-    return StaticTable(kind, pipe, lat, ii, sb, src, dst, n_regs, readonly, slots)
+    timer = np.array([any(isinstance(o, Special) and o.name.startswith(_TIMER_SPECIALS) for o in ins.operands)
+                      for ins in lk.instructions], bool)
+    return StaticTable(kind, pipe, lat, ii, sb, src, dst, n_regs, readonly, slots, timer)
 
 
 # ------------------------------------------------------------------------------------------------
@@ -469,9 +476,15 @@ def schedule_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], ds
     mem_since_store: list[list[int]] = [[], []]
     lat = np.zeros(n, np.int64)
     raw: set[tuple[int, int]] = set()  # (producer, consumer): the consumer reads the producer's result
+    last_timer = -1
     for i in range(n):
         pc = seq[i]
         k = int(st.kind[pc])
+        if last_timer >= 0:
+            preds[i].add(last_timer)  # nothing moves above a timer read ...
+        if st.timer is not None and st.timer[pc]:
+            preds[i].update(range(i))  # ... nor below it
+            last_timer = i
         lat[i] = load_latency if k in (K_GLD, K_LLD, K_CONST) else max(1, int(st.lat[pc]))
         srcs_i, dsts_i = srcs[i], dsts[i]
         for r in srcs_i:
