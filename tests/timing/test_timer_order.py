@@ -1,0 +1,34 @@
+"""clock64 stamps time the code between them: the block scheduler moves nothing across a timer read
+(ptxas keeps CS2R in place), so loads between two stamps issue between them in the replay."""
+import numpy as np
+
+import simgpu as sg
+import simgpu.timing.model as timing_model
+
+SRC = r'''
+extern "C" __global__ void stamped(const float* a, float* out, long long* st)
+{
+    long long t0 = clock64();
+    float x = a[threadIdx.x], y = a[threadIdx.x + 32], z = a[threadIdx.x + 64];
+    long long t1 = clock64();
+    float s = x + y + z;
+    if (s == -1.f) out[0] = s;
+    long long t2 = clock64();
+    if (threadIdx.x == 0) st[0] = t0, st[1] = t1, st[2] = t2;
+}
+'''
+
+
+def test_loads_and_their_use_stay_between_the_stamps(monkeypatch):
+    monkeypatch.setattr(timing_model, "RECORD_AUTO_LIMIT", 10**9)
+    rep = sg.RawModule(code=SRC).get_function("stamped")(
+        (1,), (32,), (sg.asarray(np.ones(96, np.float32)), sg.zeros(1, np.float32), sg.zeros(3, np.int64)))
+    rec, lk = rep.timing.record, rep.linked
+    cycles = rep.timing.issue_cycle[: rec.warp_off[1]]
+    texts = [lk.instructions[pc].text for pc in rec.pc[: rec.warp_off[1]]]
+    stamps = [c for c, t in zip(cycles, texts) if "%clock64" in t]
+    loads = [c for c, t in zip(cycles, texts) if t.startswith("ld.global")]
+    sums = [c for c, t in zip(cycles, texts) if t.startswith("add.f32")]
+    assert len(stamps) == 3 and len(loads) == 3 and len(sums) == 2
+    assert stamps[0] < min(loads) and max(loads) < stamps[1] < min(sums) and max(sums) < stamps[2]
+    assert stamps[2] - stamps[1] > 100  # the second interval waits for the loads' data
