@@ -533,10 +533,18 @@ class TimingConfig:
     ptxas_unroll_factor: int = 4
     ptxas_unroll_max_slots: int = 56
     ptxas_unroll_max_loads: int = 16
-    # and schedules the copies within the kernel's register count (reg_pressure.py): typical10
+    # and keeps the copies' loads back for registers (reg_pressure.py's weights): typical10
     # dgemv_t_cols' unrolled SASS loop (16 double loads of A and 16 of x) keeps its loads spread
-    # through the body, about 4 pairs in flight, not all 16 hoisted
+    # through the body, about 4 pairs in flight, not all 16 hoisted. False: every load hoisted
     ptxas_unroll_register_budget: bool = True
+    # laid out as ptxas does (isa.hoisted_sequence): program order, each load hoisted while the
+    # loaded values not yet used take at most this many registers. nvcc 13.0 sm_90 SASS of 7
+    # recorded loops: 14-16 (dgemv_t_cols: 8 double loads ahead, then row j + 4's beside row j's
+    # DFMA; gemv_cols and rows_runtime_trip 16 floats; col_sum_double 8 doubles; int8_gemv_dp4a 14
+    # ints; batched_vecmat 15 floats; dgemm_naive 7 doubles), 32 registers a thread in each. 0:
+    # list-scheduled within the kernel's register count instead (2026-12-05: 12 loads, a run of
+    # uses, then 20 loads in a burst, where the SASS spreads them)
+    ptxas_unroll_loaded_registers: int = 16
     # schedule with a clock (one issue a cycle): among the ready instructions take what can issue
     # soonest, then the longest path, as ptxas fills a load's latency with independent work rather
     # than putting its consumer straight after it. Over the 242 recorded launches (2026-12-04, with

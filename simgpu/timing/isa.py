@@ -369,6 +369,7 @@ _MEM_KINDS = {K_GLD, K_GST, K_GATOM, K_SLD, K_SST, K_SATOM, K_LLD, K_LST, K_CONS
 _STORE_KINDS = {K_GST, K_GATOM, K_SST, K_SATOM, K_LST}
 _FENCE_KINDS = {K_BAR, K_EXIT, K_BRANCH}
 _LOAD_KINDS = {K_GLD, K_SLD, K_LLD, K_CONST}
+LOAD_KINDS = (K_GLD, K_LLD, K_CONST)  # loads whose data comes through L1 / the constant cache
 
 
 def if_convertible_branches(lk: LinkedKernel, max_shadow: int) -> set[int]:
@@ -456,18 +457,14 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
     return [a + i for i in order]
 
 
-def schedule_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], dsts: list[list[int]],
-                      load_latency: int, guards: list[list[int]] | None = None,
-                      pressure: tuple[np.ndarray, set[int], set[int], int] | None = None,
-                      in_time: bool = False) -> list[int]:
-    """schedule_block's list scheduler over any straight-line run of instructions: seq[i] is the
-    pc of the i-th (its kind and latency), srcs[i] / dsts[i] the register ids it reads and writes
-    (the StaticTable's, or renamed ones: timing/unroll.py's unrolled copies), guards[i] the
-    positions of the if-converted branches whose shadow it is in. Returns the positions
-    0..len(seq)-1 in issue order (program order where the dependencies have a cycle)."""
+def sequence_dependencies(st: StaticTable, seq: list[int], srcs: list[list[int]], dsts: list[list[int]],
+                          load_latency: int, guards: list[list[int]] | None = None
+                          ) -> tuple[list[set[int]], np.ndarray, set[tuple[int, int]]]:
+    """What holds the instructions of a straight-line run apart (schedule_sequence's arguments):
+    per position the earlier positions it must follow (register, memory-order, guard, fence and
+    timer dependencies), each position's latency, and the (producer, consumer) pairs where the
+    consumer reads the producer's result."""
     n = len(seq)
-    if n <= 2:
-        return list(range(n))
     guards = guards or [[] for _ in range(n)]
     preds: list[set[int]] = [set() for _ in range(n)]
     last_w: dict[int, int] = {}
@@ -518,7 +515,89 @@ def schedule_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], ds
                 mem_since_store[sp_].append(i)
         if k in _FENCE_KINDS:
             preds[i].update(range(i))
-    preds = [{p for p in ps if p != i} for i, ps in enumerate(preds)]
+    return [{p for p in ps if p != i} for i, ps in enumerate(preds)], lat, raw
+
+
+def dependent_loads(st: StaticTable, seq: list[int], srcs: list[list[int]], dsts: list[list[int]]) -> bool:
+    """Whether a load of the run takes its address (through any chain of results) from a value a
+    load of the run produced: an index load feeding a gather."""
+    preds, _, raw = sequence_dependencies(st, seq, srcs, dsts, 0)
+    is_load = [int(st.kind[pc]) in LOAD_KINDS for pc in seq]
+    waits = [False] * len(seq)
+    for i in range(len(seq)):
+        waits[i] = any((p, i) in raw and (is_load[p] or waits[p]) for p in preds[i])
+        if waits[i] and is_load[i]:
+            return True
+    return False
+
+
+def hoisted_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], dsts: list[list[int]],
+                     pressure: tuple[np.ndarray, set[int], set[int], int],
+                     guards: list[list[int]] | None = None) -> list[int]:
+    """A straight-line run in program order with each load hoisted as early as `pressure`'s
+    budget allows: before each instruction, the next loads (with what their addresses need) go
+    first while the tracked registers stay within it. How ptxas lays out the loops it unrolls
+    (timing/unroll.py): it keeps their order and hoists loads while the loaded values not yet used
+    fit in 16 registers (unrolled_order's budget), in the nvcc 13.0 sm_90 SASS of typical10
+    dgemv_t_cols (8 double loads ahead, then row j + 4's beside row j's DFMA), typical gemv_cols
+    (16 floats), typical12 col_sum_double (8 doubles), typical2 rows_runtime_trip (16 floats),
+    typical5 int8_gemv_dp4a (14 ints), typical4 batched_vecmat (15 floats), typical3 dgemm_naive
+    (7 doubles). For runs without dependent_loads: ptxas lays out an index load and the load it
+    feeds otherwise (typical spmv_csr: twelve index and value loads, then the x loads), so they
+    are list-scheduled instead. Returns positions in issue order."""
+    n = len(seq)
+    preds = sequence_dependencies(st, seq, srcs, dsts, 0, guards)[0]
+    is_load = [int(st.kind[pc]) in LOAD_KINDS for pc in seq]
+    tracker = PressureTracker(srcs, dsts, pressure)
+    done = [False] * n
+    order: list[int] = []
+
+    def emit(i: int) -> None:
+        tracker.issue(i)
+        done[i] = True
+        order.append(i)
+
+    def needs(j: int) -> list[int]:  # j and its not yet issued ancestors, in program order
+        seen, stack = {j}, [j]
+        while stack:
+            for p in preds[stack.pop()]:
+                if not done[p] and p not in seen:
+                    seen.add(p)
+                    stack.append(p)
+        return sorted(seen)
+
+    loads = [i for i in range(n) if is_load[i]]
+    nxt = cursor = 0
+    while len(order) < n:
+        while nxt < len(loads):
+            if done[loads[nxt]]:
+                nxt += 1
+                continue
+            group = needs(loads[nxt])
+            if not tracker.fits(group):
+                break
+            for i in group:
+                emit(i)
+            nxt += 1
+        while done[cursor]:
+            cursor += 1
+        emit(cursor)
+    return order
+
+
+def schedule_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], dsts: list[list[int]],
+                      load_latency: int, guards: list[list[int]] | None = None,
+                      pressure: tuple[np.ndarray, set[int], set[int], int] | None = None,
+                      in_time: bool = False) -> list[int]:
+    """schedule_block's list scheduler over any straight-line run of instructions: seq[i] is the
+    pc of the i-th (its kind and latency), srcs[i] / dsts[i] the register ids it reads and writes
+    (the StaticTable's, or renamed ones: timing/unroll.py's unrolled copies), guards[i] the
+    positions of the if-converted branches whose shadow it is in. Returns the positions
+    0..len(seq)-1 in issue order (program order where the dependencies have a cycle)."""
+    n = len(seq)
+    if n <= 2:
+        return list(range(n))
+    preds, lat, raw = sequence_dependencies(st, seq, srcs, dsts, load_latency, guards)
     succs: list[list[int]] = [[] for _ in range(n)]
     for i, ps in enumerate(preds):
         for p in ps:

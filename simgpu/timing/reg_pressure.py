@@ -128,6 +128,19 @@ class PressureTracker:
         """Whether issuing instruction i now would take the live registers past the budget."""
         return self.current + self.delta(i) > self.budget
 
+    def fits(self, seq: list[int]) -> bool:
+        """Whether issuing the instructions of seq now, in that order, keeps the live registers
+        within the budget at every step (nothing is issued)."""
+        trial = object.__new__(PressureTracker)
+        trial.w, trial.live_out, trial.budget = self.w, self.live_out, self.budget
+        trial.src, trial.dst = self.src, self.dst
+        trial.uses_left, trial.live, trial.current = dict(self.uses_left), set(self.live), self.current
+        for i in seq:
+            if trial.over_budget(i):
+                return False
+            trial.issue(i)
+        return True
+
     def issue(self, i: int) -> None:
         """Issue instruction i: count its change, free its last-read sources, make its results live."""
         self.current += self.delta(i)

@@ -39,7 +39,7 @@ import numpy as np
 from simgpu.exec.program import BRA, LinkedKernel, _defs_uses
 from simgpu.frontend.ptx.ast import Imm, Reg
 from simgpu.timing.config import TimingConfig
-from simgpu.timing.isa import StaticTable, schedule_sequence
+from simgpu.timing.isa import LOAD_KINDS, StaticTable, dependent_loads, hoisted_sequence, schedule_sequence
 from simgpu.timing.reg_pressure import row_registers
 
 _STEP_OPS = ("add", "sub")
@@ -146,12 +146,16 @@ def renamed_registers(st: StaticTable, a: int, b: int, factor: int, first_id: in
 def unrolled_order(st: StaticTable, a: int, b: int, factor: int, load_latency: int,
                    shadows: dict[int, int] | None = None,
                    pressure: tuple[np.ndarray, set[int], set[int], int] | None = None,
-                   in_time: bool = False) -> list[int]:
+                   in_time: bool = False, loaded_registers: int = 0) -> list[int]:
     """The issue order of `factor` consecutive instances of the loop block a..b-1 as ptxas's
     unrolled loop issues them: positions k * (b - a) + j (instance k, pc a + j) in order, without
     the back branches of all but the last instance. The instances' registers are renamed as
     renamed_registers does, so only true dependencies (and memory order) hold them apart;
-    `shadows` (if-converted branch -> target) predicate each instance's own shadow."""
+    `shadows` (if-converted branch -> target) predicate each instance's own shadow. With
+    `loaded_registers` (and `pressure`'s weights) the copies keep program order and each load is
+    hoisted while the loaded values not yet used take at most that many registers
+    (isa.hoisted_sequence), unless a load's address comes from another load
+    (isa.dependent_loads); otherwise they are list-scheduled within `pressure`'s budget."""
     n = b - a
     shadows = shadows or {}
     all_srcs, all_dsts, origin = renamed_registers(st, a, b, factor, st.n_regs)
@@ -166,8 +170,16 @@ def unrolled_order(st: StaticTable, a: int, b: int, factor: int, load_latency: i
         for new, r in origin.items():
             w[new] = weights[r] if r < len(weights) else 0
         pressure = (w, set(live_in), set(live_out), budget)
-    order = schedule_sequence(st, [a + p % n for p in keep], [all_srcs[p] for p in keep],
-                              [all_dsts[p] for p in keep], load_latency, guards, pressure, in_time)
+    seq, srcs, dsts = [a + p % n for p in keep], [all_srcs[p] for p in keep], [all_dsts[p] for p in keep]
+    if loaded_registers and pressure is not None and not dependent_loads(st, seq, srcs, dsts):
+        w, _, live_out, _ = pressure
+        loaded = np.zeros_like(w)  # only what the loads write counts
+        for pc, ds in zip(seq, dsts):
+            if int(st.kind[pc]) in LOAD_KINDS:
+                loaded[ds] = w[ds]
+        order = hoisted_sequence(st, seq, srcs, dsts, (loaded, set(), live_out, loaded_registers), guards)
+    else:
+        order = schedule_sequence(st, seq, srcs, dsts, load_latency, guards, pressure, in_time)
     return [keep[i] for i in order]
 
 

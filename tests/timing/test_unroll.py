@@ -21,6 +21,23 @@ extern "C" __global__ void col_walk(const float* a, float* o, int rows, int cols
     o[c] = s;
 }
 
+extern "C" __global__ void dgemv_walk(const double* __restrict__ A, const double* __restrict__ x, double* y,
+                                      int rows, int cols)
+{   // typical10 dgemv_t_cols: two double loads a row, 4 registers
+    int c = blockIdx.x * blockDim.x + threadIdx.x;
+    double s = 0.0;
+    for (int r = 0; r < rows; ++r) s += A[(size_t)r * cols + c] * x[r];
+    y[c] = s;
+}
+
+extern "C" __global__ void gather_walk(const int* idx, const float* x, float* o, int n)
+{   // an index load feeding a gather (typical spmv_csr): laid out by the list scheduler
+    int t = blockIdx.x * blockDim.x + threadIdx.x;
+    float s = 0.f;
+    for (int k = 0; k < n; ++k) s += x[idx[t * n + k]];
+    o[t] = s;
+}
+
 extern "C" __global__ void grid_stride(const float* a, float* o, int n)
 {   // the step is a register: no trip count on entry, never unrolled
     float s = 0.f;
@@ -205,3 +222,45 @@ def test_the_register_budget_holds_loads_back():
     assert ahead(None) == 16
     assert ahead(base + 4) < 16
     assert ahead(base + 4) <= ahead(base + 8) <= ahead(1000) == 16
+
+
+def test_loads_run_ahead_of_their_uses_by_the_loaded_registers():
+    """ptxas's layout of an unrolled loop (isa.hoisted_sequence): program order, each load hoisted
+    while the loaded values not yet used fit in 16 registers, as the SASS of typical10
+    dgemv_t_cols (8 double loads before the first DFMA) and of typical2 rows_runtime_trip (all 16
+    float loads first). The uses keep their order, one row's loads go out as each row is used."""
+    from simgpu.timing.isa import K_FREE as FREE
+    from simgpu.timing.reg_pressure import block_live_sets, register_weights
+
+    for name, per_row, cap, ahead in (("dgemv_walk", 2, 16, 8), ("dgemv_walk", 2, 8, 4),
+                                      ("col_walk", 1, 16, 16), ("col_walk", 1, 8, 8)):
+        lk, stt, blocks, _, picked = _loops(name)
+        (a, b), = picked
+        j, n = blocks.index((a, b)), b - a
+        conv = if_convertible_branches(lk, default_config().if_convert_max_instructions)
+        live_in, live_out = block_live_sets(lk, stt.src, stt.dst, blocks, conv)
+        w = register_weights(lk, stt.n_regs, stt.dst, stt.kind == FREE)
+        order = unrolled_order(stt, a, b, 4, 400, None, (w, live_in[j], live_out[j], 32), True, loaded_registers=cap)
+        kinds = ["L" if stt.kind[a + p % n] == K_GLD else
+                 "F" if lk.instructions[a + p % n].opcode in ("fma", "add") and
+                 lk.instructions[a + p % n].mods[-1] in ("f32", "f64") else "." for p in order]
+        uses = [i for i, k in enumerate(kinds) if k == "F"]
+        assert len(uses) == 16 and kinds.count("L") == 16 * per_row, name
+        assert kinds[:uses[0]].count("L") == ahead, (name, cap)
+        # after the first use, each use lets one more row's loads go (until none are left)
+        for k in range(len(uses) - 1):
+            assert kinds[:uses[k + 1]].count("L") == min(16 * per_row, ahead + (k + 1) * per_row), (name, cap, k)
+        used = [p for p, kind in zip(order, kinds) if kind == "F"]
+        assert used == sorted(used)
+
+
+def test_a_gather_loop_is_list_scheduled():
+    from simgpu.timing.isa import dependent_loads
+    from simgpu.timing.unroll import renamed_registers
+
+    for name, gathers in (("gather_walk", True), ("col_walk", False), ("dgemv_walk", False)):
+        _, stt, _, _, picked = _loops(name)
+        (a, b), = picked
+        srcs, dsts, _ = renamed_registers(stt, a, b, 4, stt.n_regs)
+        seq = [a + p % (b - a) for p in range(4 * (b - a))]
+        assert dependent_loads(stt, seq, srcs, dsts) == gathers, name
