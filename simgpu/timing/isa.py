@@ -482,7 +482,7 @@ def sequence_dependencies(st: StaticTable, seq: list[int], srcs: list[list[int]]
         if st.timer is not None and st.timer[pc]:
             preds[i].update(range(i))  # ... nor below it
             last_timer = i
-        lat[i] = load_latency if k in (K_GLD, K_LLD, K_CONST) else max(1, int(st.lat[pc]))
+        lat[i] = load_latency if k in LOAD_KINDS else max(1, int(st.lat[pc]))
         srcs_i, dsts_i = srcs[i], dsts[i]
         for r in srcs_i:
             if r in last_w:

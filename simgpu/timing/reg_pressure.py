@@ -10,6 +10,8 @@ keeps the count while schedule_block issues a block's instructions.
 
 from __future__ import annotations
 
+import copy
+
 import numpy as np
 
 from simgpu.exec.program import BRA, EXIT, RET, TRAP, LinkedKernel
@@ -131,10 +133,8 @@ class PressureTracker:
     def fits(self, seq: list[int]) -> bool:
         """Whether issuing the instructions of seq now, in that order, keeps the live registers
         within the budget at every step (nothing is issued)."""
-        trial = object.__new__(PressureTracker)
-        trial.w, trial.live_out, trial.budget = self.w, self.live_out, self.budget
-        trial.src, trial.dst = self.src, self.dst
-        trial.uses_left, trial.live, trial.current = dict(self.uses_left), set(self.live), self.current
+        trial = copy.copy(self)  # the mutable state copied, the rows and weights shared
+        trial.uses_left, trial.live = dict(self.uses_left), set(self.live)
         for i in seq:
             if trial.over_budget(i):
                 return False
