@@ -4,7 +4,7 @@ simgpu's timing model assumes (simgpu/timing/unroll.py, isa.hoisted_sequence):
 * which innermost one-block loops with global loads ptxas unrolls once more (4 x the PTX's loads
   in one SASS loop) and which it keeps (the same loads), against unroll.unrolled_loops;
 * in an unrolled loop, the registers of loaded values issued before the first instruction that
-  uses one (the SASS's, and the model's order with config ptxas_unroll_loaded_registers).
+  uses one (the SASS's, and the model's order with config ptxas_loaded_registers).
 
 The PTX loops of a kernel are matched to its SASS loops in order (a PTX loop with L loads takes the
 next SASS loop with 4 L or L; ptxas's remainder loop after an unrolled one is skipped).
@@ -86,7 +86,7 @@ def model_ahead(st, a: int, b: int, pressure, cfg) -> int:
     """The same count in the model's order of the four copies."""
     n = b - a
     order = unroll.unrolled_order(st, a, b, cfg.ptxas_unroll_factor, cfg.schedule_load_latency, {}, pressure,
-                                  True, cfg.ptxas_unroll_loaded_registers)
+                                  True, cfg.ptxas_loaded_registers)
     srcs, dsts, origin = unroll.renamed_registers(st, a, b, cfg.ptxas_unroll_factor, st.n_regs)
     w = pressure[0]
     loaded: set[int] = set()

@@ -329,6 +329,20 @@ class TimingConfig:
     # (mio_throttle) instructions while the SM's L1TEX backlog exceeds this many cycles of work
     lsu_queue_cycles: int = 64
     mio_queue_cycles: int = 32
+    # The L1TEX takes the requests of an SM's four sub-partitions in turn, and a scheduler whose
+    # warps the LSU / MIO queue held back issues first the one held back longest ago (not the greedy
+    # warp again): benchmarks/microbench/loads_in_flight burst (H200, 2026-12-05), one CTA of 16
+    # warps each issuing 32 loads of 32 lines (32 cycles each at the L1): every warp's loads were
+    # back at 15.3-16.7 thousand cycles (median 16.1), where simgpu, which let the first scheduler
+    # and its greedy warp take every freed slot, finished one warp at 1.2 and the last at 16.6
+    # thousand (median 9.0); with it, 16.5 (all within 5 %). Off: over the 255 recorded launches
+    # (2026-12-05) it makes the warps that share an L1 move in step, and simgpu's LRU L1 then
+    # evicts lines just before they are read again (typical16 row_dot_naive's L1 hit rate 58.7 ->
+    # 24.9 % against the H200's 85.2 %, chunk_sum_u8 87.2 -> 70.9 against 86.6): issue-3 checks
+    # passed 164 -> 160, L1 238 -> 234, L2 reads 210 -> 207; kernel-time MAPE 10.98 -> 11.00 %.
+    # The H200's L1 does not fall off that cliff; its replacement is likely not LRU, the next
+    # thing to model before this goes on. False: the schedulers in index order, greedy warp first.
+    fair_lsu_arbitration: bool = False
     # A CTA's global stores leave on its own write path, a sector a cycle (memory/coalescer.py
     # store_write_cycles; benchmarks/microbench/l2_writes: one CTA of 4-32 warps stores a whole line
     # per 4.0 cycles, two and four CTAs on one SM 2x and 4x as fast). ASSUMED: like the LSU queue, a
@@ -544,7 +558,16 @@ class TimingConfig:
     # ints; batched_vecmat 15 floats; dgemm_naive 7 doubles), 32 registers a thread in each. 0:
     # list-scheduled within the kernel's register count instead (2026-12-05: 12 loads, a run of
     # uses, then 20 loads in a burst, where the SASS spreads them)
-    ptxas_unroll_loaded_registers: int = 16
+    ptxas_loaded_registers: int = 16
+    # ... and in every other block, where the list scheduler (isa.schedule_sequence) keeps a load
+    # back while the loaded values not yet used take ptxas_loaded_registers, as long as anything
+    # else is ready. benchmarks/microbench/loads_in_flight col_stream, nvcc 13.0 sm_90 SASS of a
+    # source-unrolled block of U loads then U sums: 16-17 of 32 floats, 16 of 16 floats, 8 of 16
+    # doubles issue first, then a sum beside each further load; the H200's kernel time stops falling
+    # there (64 CTAs x 128 threads: floats 87.3 / 86.6 us at U = 16 / 32, doubles 80.4 / 78.0 / 74.0
+    # at U = 8 / 16 / 32), where simgpu, with all U loads first, went on halving it (36.8 us at 32
+    # floats). False: the register count alone holds loads back there.
+    ptxas_loaded_registers_in_blocks: bool = True
     # schedule with a clock (one issue a cycle): among the ready instructions take what can issue
     # soonest, then the longest path, as ptxas fills a load's latency with independent work rather
     # than putting its consumer straight after it. Over the 242 recorded launches (2026-12-04, with

@@ -434,7 +434,7 @@ _SHARED_KINDS = {K_SLD, K_SST, K_SATOM}
 def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
                    shadows: dict[int, int] | None = None,
                    pressure: tuple[np.ndarray, set[int], set[int], int] | None = None,
-                   in_time: bool = False) -> list[int]:
+                   in_time: bool = False, held: tuple[np.ndarray, set[int], int] | None = None) -> list[int]:
     """Order of the pcs a..b-1 as a list scheduler would issue them: respect register (RAW, WAR,
     WAW) and memory-order dependencies (no memory op crosses a store, atomic or barrier, except
     read-only loads, which no store can alias), keep
@@ -445,7 +445,9 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
 
     `pressure` = (register weights, live-in ids, live-out ids, budget) keeps the live registers
     within the budget where it can: when the longest-path choice would go past it, take the ready
-    instruction that adds the fewest registers instead (reg_pressure.py)."""
+    instruction that adds the fewest registers instead (reg_pressure.py). `held` = (register
+    weights, live-out ids, budget): loads wait while the loaded values not yet used take `budget`
+    registers (schedule_sequence)."""
     if b - a <= 2:
         return list(range(a, b))
     shadows = shadows or {}
@@ -453,7 +455,7 @@ def schedule_block(st: StaticTable, a: int, b: int, load_latency: int,
     guards = [[bpc - a for bpc, tgt in shadows.items() if a <= bpc < pc < tgt] for pc in seq]
     srcs = [row_registers(st.src[pc]) for pc in seq]
     dsts = [row_registers(st.dst[pc]) for pc in seq]
-    order = schedule_sequence(st, seq, srcs, dsts, load_latency, guards, pressure, in_time)
+    order = schedule_sequence(st, seq, srcs, dsts, load_latency, guards, pressure, in_time, held)
     return [a + i for i in order]
 
 
@@ -585,15 +587,29 @@ def hoisted_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], dst
     return order
 
 
+def loaded_weights(st: StaticTable, seq: list[int], dsts: list[list[int]], weights: np.ndarray) -> np.ndarray:
+    """`weights` kept for the registers the run's loads write and zero elsewhere: what a
+    PressureTracker counts when only loaded values not yet used take the budget."""
+    loaded = np.zeros_like(weights)
+    for pc, ds in zip(seq, dsts):
+        if int(st.kind[pc]) in LOAD_KINDS:
+            loaded[ds] = weights[ds]
+    return loaded
+
+
 def schedule_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], dsts: list[list[int]],
                       load_latency: int, guards: list[list[int]] | None = None,
                       pressure: tuple[np.ndarray, set[int], set[int], int] | None = None,
-                      in_time: bool = False) -> list[int]:
+                      in_time: bool = False, held: tuple[np.ndarray, set[int], int] | None = None) -> list[int]:
     """schedule_block's list scheduler over any straight-line run of instructions: seq[i] is the
     pc of the i-th (its kind and latency), srcs[i] / dsts[i] the register ids it reads and writes
     (the StaticTable's, or renamed ones: timing/unroll.py's unrolled copies), guards[i] the
-    positions of the if-converted branches whose shadow it is in. Returns the positions
-    0..len(seq)-1 in issue order (program order where the dependencies have a cycle)."""
+    positions of the if-converted branches whose shadow it is in. With `held` = (register weights,
+    live-out ids, budget) a load waits while the loaded values not yet used take `budget`
+    registers, as long as anything else is ready (ptxas: benchmarks/microbench/loads_in_flight's
+    col_stream SASS issues 16 of 32 float loads, or 8 of 16 double loads, then a sum beside each
+    further load). Returns the positions 0..len(seq)-1 in issue order (program order where the
+    dependencies have a cycle)."""
     n = len(seq)
     if n <= 2:
         return list(range(n))
@@ -609,6 +625,9 @@ def schedule_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], ds
     ready = [i for i in range(n) if npred[i] == 0]
     order = []
     tracker = PressureTracker(srcs, dsts, pressure) if pressure is not None else None
+    loaded = None  # the loaded values not yet used
+    if held is not None:
+        loaded = PressureTracker(srcs, dsts, (loaded_weights(st, seq, dsts, held[0]), set(), held[1], held[2]))
     earliest = np.zeros(n, np.int64)  # the cycle each instruction's inputs are ready, one issue a cycle
     clock = 0
 
@@ -624,9 +643,15 @@ def schedule_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], ds
             if tracker is not None and tracker.over_budget(ready[0]):  # loads wait for registers
                 ready.sort(key=lambda i: (tracker.delta(i) > 0 and int(st.kind[seq[i]]) in _LOAD_KINDS,
                                           *soonest(i)))
-        i = ready.pop(0)
+        pick = 0
+        if loaded is not None:  # a load over the loaded-register budget goes after anything else ready
+            pick = next((j for j, i in enumerate(ready)
+                         if not (int(st.kind[seq[i]]) in LOAD_KINDS and loaded.over_budget(i))), 0)
+        i = ready.pop(pick)
         if tracker is not None:
             tracker.issue(i)
+        if loaded is not None:
+            loaded.issue(i)
         if in_time:
             clock = max(clock, int(earliest[i])) + 1
             for s in succs[i]:

@@ -406,13 +406,15 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         loops = set(unrolled_loops(linked, st, blocks, cfg))
         # ptxas keeps an unrolled loop's copies within its register count (unroll.py)
         unroll_budget = registers_per_thread if cfg.ptxas_unroll_register_budget else None
-        if budget or (loops and unroll_budget):
+        if budget or (loops and unroll_budget) or cfg.ptxas_loaded_registers_in_blocks:
             weights = register_weights(linked, st.n_regs, st.dst, st.kind == K_FREE)
             live_in, live_out = block_live_sets(linked, st.src, st.dst, blocks, conv)
         for j, (a, b_) in enumerate(blocks):
             inside = {p: t for p, t in shadows.items() if a <= p < b_}
             pressure = (weights, live_in[j], live_out[j], budget) if budget else None
-            order = schedule_block(st, a, b_, cfg.schedule_load_latency, inside, pressure, cfg.schedule_in_time)
+            held = ((weights, live_out[j], cfg.ptxas_loaded_registers)
+                    if cfg.ptxas_loaded_registers_in_blocks and cfg.ptxas_loaded_registers > 0 else None)
+            order = schedule_block(st, a, b_, cfg.schedule_load_latency, inside, pressure, cfg.schedule_in_time, held)
             if order != list(range(a, b_)):
                 schedules.append((a, np.asarray(order, np.int64)))
             if (a, b_) in loops:
@@ -420,7 +422,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                 kept = (weights, live_in[j], live_out[j], unroll_budget) if unroll_budget else None
                 unrolled.append((a, b_ - a, f, unrolled_order(st, a, b_, f, cfg.schedule_load_latency, inside,
                                                               kept, cfg.schedule_in_time,
-                                                              cfg.ptxas_unroll_loaded_registers)))
+                                                              cfg.ptxas_loaded_registers)))
     # ptxas's copies of an unrolled loop write registers of their own: they issue at pcs of their
     # own past the kernel's (unroll.with_copies); pc_of takes every pc to the kernel's, whose
     # per-pc inputs a copy repeats and onto which its per-pc counts fold back
@@ -523,6 +525,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             sr.e_pc, sr.rows, sr.warp_row0,
             sr.warp_off, sr.cta_warp0, sr.cta_nwarps,
             num_sms, sm_order(num_sms), pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, POLICIES[policy],
+            bool(cfg.fair_lsu_arbitration),
             (min(cfg.cta_launch_ns, cfg.cta_dispatch_ns) * clock_ghz,
              max(cfg.cta_dispatch_ns - cfg.cta_launch_ns, 0.0) * clock_ghz, float(cfg.warp_launch_cycles)),
             bar_lat, cfg.lsu_queue_cycles, cfg.mio_queue_cycles,

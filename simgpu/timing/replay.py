@@ -241,7 +241,7 @@ def _line_units(u_off, u_line, u_cyc, n_units, unit_free, mr, st):
 def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
            e_pc, rows, warp_row0,
            warp_off, cta_warp0, cta_nwarps,
-           num_sms, sm_order, pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, policy,
+           num_sms, sm_order, pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, policy, fair_lsu,
            dispatch, bar_lat, lsu_q, mio_q, st_q, lat_branch,
            l1_rate, l2_rate, dram_rate, atom_rate,
            load_win, dram_u, dram_x, l2_u, l2_x,
@@ -331,6 +331,10 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
     last_q = np.full(n_sched, -1, np.int64)  # the slot (its index among the scheduler's) that issued last
     pipe_free = np.zeros((n_sched, N_PIPES), np.int64)
     l1_free = np.zeros(num_sms, np.float64)
+    # fair_lsu: the SM's L1TEX takes its sub-partitions' requests in turn (the scan of an SM's
+    # schedulers starts after the one that last sent it a request), and a scheduler issues first
+    # the warp that waited longest on the LSU / MIO queue (see config.fair_lsu_arbitration)
+    l1_turn = np.zeros(num_sms, np.int64)
     st_free = np.zeros(num_sms * ctas_per_sm, np.float64)  # each CTA slot's write path (global stores)
     track_q = merge.on and merge.q0 > 0.0  # each SM's L1-miss lines in flight (_lines_in_flight)
     q_cal = np.zeros((num_sms if track_q else 1, _Q_BINS if track_q else 1), np.int64)
@@ -469,7 +473,12 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
         # (in scheduler order; a scheduler of an SM outside act_sm has nothing to do before INF)
         for ai in range(n_act):
             sm = act_sm[ai]
-            for sp in range(n_sub):
+            for k_sp in range(n_sub):
+                sp = k_sp
+                if fair_lsu:
+                    sp = k_sp + l1_turn[sm]
+                    if sp >= n_sub:
+                        sp -= n_sub
                 sc = sm * n_sub + sp
                 if sched_wake[sc] > t:
                     continue
@@ -479,6 +488,9 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                 wake = INF
                 chosen_age = INF
                 chosen_q = -1
+                greedy_q = -1
+                queued_q = -1  # fair_lsu: the eligible warp the LSU / MIO queue held back longest ago
+                queued_last = INF
                 nslots = nsl[sp]
                 zb = sc * nq
                 lq = last_q[sc]
@@ -531,12 +543,25 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                             wake = blocked
                         continue
                     # eligible
-                    if policy == 1 or qi == lq:
+                    if policy == 1:
                         chosen_q = qi
                         break
+                    if qi == lq:
+                        greedy_q = qi
+                        if not fair_lsu:
+                            break
+                    if (fair_lsu and zs[z, F_THR_UNTIL] > 0 and (zs[z, F_THR_RSN] == R_LG or zs[z, F_THR_RSN] == R_MIO)
+                            and zs[z, F_LAST] < queued_last):
+                        queued_last = zs[z, F_LAST]
+                        queued_q = qi
                     if zs[z, F_AGE] < chosen_age:
                         chosen_age = zs[z, F_AGE]
                         chosen_q = qi
+                if policy != 1:
+                    if queued_q >= 0:
+                        chosen_q = queued_q
+                    elif greedy_q >= 0:
+                        chosen_q = greedy_q
                 if chosen_q < 0:
                     sched_wake[sc] = wake
                     continue
@@ -730,6 +755,8 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                         reg_st[gs, reg] = (done_t << 2) | sb[pc]
                 if done_t > T_MAX:
                     raise OverflowError("replay: a cycle past T_MAX = 2**29 - 1")
+                if fair_lsu and is_mem:  # the next turn at the L1TEX starts after this sub-partition
+                    l1_turn[sm] = sp + 1 if sp + 1 < n_sub else 0
                 if is_mem and done_t > zs[gs, F_MEMDONE]:
                     zs[gs, F_MEMDONE] = done_t
                 zs[gs, F_READY] = t + 1

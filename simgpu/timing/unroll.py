@@ -39,7 +39,7 @@ import numpy as np
 from simgpu.exec.program import BRA, LinkedKernel, _defs_uses
 from simgpu.frontend.ptx.ast import Imm, Reg
 from simgpu.timing.config import TimingConfig
-from simgpu.timing.isa import LOAD_KINDS, StaticTable, dependent_loads, hoisted_sequence, schedule_sequence
+from simgpu.timing.isa import StaticTable, dependent_loads, hoisted_sequence, loaded_weights, schedule_sequence
 from simgpu.timing.reg_pressure import row_registers
 
 _STEP_OPS = ("add", "sub")
@@ -173,11 +173,8 @@ def unrolled_order(st: StaticTable, a: int, b: int, factor: int, load_latency: i
     seq, srcs, dsts = [a + p % n for p in keep], [all_srcs[p] for p in keep], [all_dsts[p] for p in keep]
     if loaded_registers and pressure is not None and not dependent_loads(st, seq, srcs, dsts):
         w, _, live_out, _ = pressure
-        loaded = np.zeros_like(w)  # only what the loads write counts
-        for pc, ds in zip(seq, dsts):
-            if int(st.kind[pc]) in LOAD_KINDS:
-                loaded[ds] = w[ds]
-        order = hoisted_sequence(st, seq, srcs, dsts, (loaded, set(), live_out, loaded_registers), guards)
+        order = hoisted_sequence(st, seq, srcs, dsts, (loaded_weights(st, seq, dsts, w), set(), live_out,
+                                                       loaded_registers), guards)
     else:
         order = schedule_sequence(st, seq, srcs, dsts, load_latency, guards, pressure, in_time)
     return [keep[i] for i in order]

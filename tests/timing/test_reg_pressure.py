@@ -18,6 +18,7 @@ from simgpu.timing.isa import (
     basic_blocks,
     build_static,
     if_convertible_branches,
+    loaded_weights,
     schedule_block,
 )
 from simgpu.timing.reg_pressure import PressureTracker, block_live_sets, register_weights, row_registers
@@ -28,6 +29,25 @@ extern "C" __global__ void eight_loads(const float* __restrict__ a, float* o)
     int i = threadIdx.x;
 #pragma unroll
     for (int k = 0; k < 8; ++k) { float x = a[i + 64 * k]; o[i + 64 * k] = x * x; }
+}
+
+extern "C" __global__ void sum_rows(const float* __restrict__ a, const double* __restrict__ d, float* o, double* p)
+{   // 32 float loads of 32 rows then their sum, and 16 double loads then theirs: one basic block
+    int i = threadIdx.x;
+    float v[32];
+    double w[16];
+#pragma unroll
+    for (int k = 0; k < 32; ++k) v[k] = a[i + 1024 * k];
+#pragma unroll
+    for (int k = 0; k < 16; ++k) w[k] = d[i + 1024 * k];
+    float s = 0.f;
+    double t = 0.0;
+#pragma unroll
+    for (int k = 0; k < 32; ++k) s += v[k];
+#pragma unroll
+    for (int k = 0; k < 16; ++k) t += w[k];
+    o[i] = s;
+    p[i] = t;
 }
 
 extern "C" __global__ void loop_carried(const float* a, float* o, int n)
@@ -179,3 +199,61 @@ def test_in_time_fills_a_loads_latency_with_independent_work():
     stt = _table([K_GLD, K_ALU, K_ALU, K_ALU], [[5], [0], [3], [3]], [[0], [1], [2], [4]])
     assert schedule_block(stt, 0, 4, 400) == [0, 1, 2, 3]  # longest path first: the use follows
     assert schedule_block(stt, 0, 4, 400, in_time=True) == [0, 2, 3, 1]  # the use waits its turn
+
+
+def _loaded_ahead(stt: StaticTable, order: list[int], w) -> list[int]:
+    """After each instruction of `order`, the registers of loaded values not yet read (weights w)."""
+    left: dict[int, int] = {}
+    for pc in order:
+        for r in stt.src[pc]:
+            if r >= 0:
+                left[int(r)] = left.get(int(r), 0) + 1
+    held: set[int] = set()
+    out = []
+    for pc in order:
+        for r in stt.src[pc]:
+            if r >= 0:
+                left[int(r)] -= 1
+                if left[int(r)] == 0:
+                    held.discard(int(r))
+        if stt.kind[pc] == K_GLD:
+            held.update(int(r) for r in stt.dst[pc] if r >= 0 and left.get(int(r), 0))
+        out.append(int(sum(w[r] for r in held)))
+    return out
+
+
+def test_loads_wait_while_sixteen_registers_of_loaded_values_are_unread():
+    """ptxas's layout of a block of loads then their uses (loads_in_flight col_stream SASS): 16
+    floats or 8 doubles issue first, then each further load beside a use; the model's list
+    scheduler with `held` = (weights, live-out, 16) keeps the same count."""
+    lk, stt, blocks, w, live_in, live_out = _static("sum_rows")
+    j, (a, b) = next((j, blk) for j, blk in enumerate(blocks) if (stt.kind[blk[0]:blk[1]] == K_GLD).sum() == 48)
+    free = schedule_block(stt, a, b, 400, None, None, True)
+    held = schedule_block(stt, a, b, 400, None, None, True, (w, live_out[j], 16))
+    assert sorted(held) == list(range(a, b))
+    loaded = loaded_weights(stt, list(range(len(stt.kind))), [list(r[r >= 0]) for r in stt.dst], w)
+    assert max(_loaded_ahead(stt, free, loaded)) == 32 + 2 * 16  # every load first
+    ahead = _loaded_ahead(stt, held, loaded)
+    assert max(ahead) == 16
+    first_use = next(i for i, pc in enumerate(held) if stt.kind[pc] != K_GLD and ahead[i] < ahead[i - 1])
+    assert ahead[first_use - 1] == 16
+    # each sum frees a float's register (a double's takes two) and the next load takes it: until
+    # the last load, never fewer than 13 registers of loaded values in flight
+    last_load = max(i for i, pc in enumerate(held) if stt.kind[pc] == K_GLD)
+    assert min(ahead[first_use:last_load + 1]) >= 13
+
+
+def test_the_loaded_registers_make_a_long_block_of_loads_take_two_latencies():
+    """One warp, 32 loads of different lines then their sum: with all 32 ahead the latencies
+    overlap once; with 16 ahead the 17th load waits for the first use, a second latency."""
+    mod = sg.RawModule(code=LOADS)
+    a = sg.asarray(np.ones(32 * 1024, np.float32))
+    d = sg.asarray(np.ones(16 * 1024, np.float64))
+    o, p = sg.zeros(32, np.float32), sg.zeros(32, np.float64)
+    k = mod.get_function("sum_rows")
+    cycles = {}
+    for on in (False, True):
+        with overridden(ptxas_loaded_registers_in_blocks=on):
+            cycles[on] = k((1,), (32,), (a, d, o, p)).timing.cycles
+        assert np.all(o.get() == 32.0) and np.all(p.get() == 16.0)
+    assert cycles[True] - cycles[False] > default_config().lat_dram // 2, cycles
