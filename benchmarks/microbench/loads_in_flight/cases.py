@@ -31,3 +31,27 @@ def burst_cases():
                     if mode == "ca" and n * 32 * lane > 128 << 10:
                         continue
                     yield n, mode, warps, lane
+
+
+SWEEP_UNROLLS = (1, 4, 16)
+SWEEP_BYTES = 16 << 20  # a sweep launch reads 16 MB or more (from DRAM after a flush, or a warm L2)
+
+
+def sweep_cases():
+    """(name, CTAs, threads, pitch padding in floats, warm L2) of sweep.py's launches: the SMs in
+    flight (4 warps each), the warps an SM (all 132 SMs), the row stride, and an L2-resident matrix."""
+    for ctas in (1, 8, 32, 64, 132):
+        yield "sms", ctas, 128, 0, False
+    for threads in (32, 64, 256, 512):
+        yield "warps", 132, threads, 0, False
+    for pad in (32, 256, 1056):
+        yield "pitch", 64, 128, pad, False
+    for ctas in (8, 64, 132):
+        yield "l2", ctas, 128, 0, True
+
+
+def sweep_shape(ctas: int, threads: int, pad: int) -> tuple[int, int, int]:
+    """(rows, cols, pitch) of a sweep launch: a column a thread, SWEEP_BYTES of columns read."""
+    cols = ctas * threads
+    rows = max(SWEEP_BYTES // (cols * 4), 8 * max(SWEEP_UNROLLS))  # at least 8 trips of 16 loads
+    return rows - rows % max(SWEEP_UNROLLS), cols, cols + pad
