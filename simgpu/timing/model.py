@@ -406,14 +406,15 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         loops = set(unrolled_loops(linked, st, blocks, cfg))
         # ptxas keeps an unrolled loop's copies within its register count (unroll.py)
         unroll_budget = registers_per_thread if cfg.ptxas_unroll_register_budget else None
-        if budget or (loops and unroll_budget) or cfg.ptxas_loaded_registers_in_blocks:
+        # ptxas keeps at most this many registers of loaded, unread values in a block (isa.schedule_sequence)
+        held_budget = cfg.ptxas_loaded_registers if cfg.ptxas_loaded_registers_in_blocks else 0
+        if budget or (loops and unroll_budget) or held_budget:
             weights = register_weights(linked, st.n_regs, st.dst, st.kind == K_FREE)
             live_in, live_out = block_live_sets(linked, st.src, st.dst, blocks, conv)
         for j, (a, b_) in enumerate(blocks):
             inside = {p: t for p, t in shadows.items() if a <= p < b_}
             pressure = (weights, live_in[j], live_out[j], budget) if budget else None
-            held = ((weights, live_out[j], cfg.ptxas_loaded_registers)
-                    if cfg.ptxas_loaded_registers_in_blocks and cfg.ptxas_loaded_registers > 0 else None)
+            held = (weights, live_out[j], held_budget) if held_budget > 0 else None
             order = schedule_block(st, a, b_, cfg.schedule_load_latency, inside, pressure, cfg.schedule_in_time, held)
             if order != list(range(a, b_)):
                 schedules.append((a, np.asarray(order, np.int64)))

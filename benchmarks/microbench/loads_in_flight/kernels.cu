@@ -12,7 +12,7 @@
 //   and after their sum (t2): t1 - t0 against N shows when the LSU queue stops the warp's issue.
 
 template <typename T, int U>
-__device__ void col_stream(const T* __restrict__ a, T* y, int rows, int cols)
+__device__ void col_pitch(const T* __restrict__ a, T* y, int rows, int cols, int pitch)
 {
     int c = blockIdx.x * blockDim.x + threadIdx.x;
     if (c >= cols) return;
@@ -21,7 +21,7 @@ __device__ void col_stream(const T* __restrict__ a, T* y, int rows, int cols)
     for (int r = 0; r < rows; r += U) {
         T v[U];
 #pragma unroll
-        for (int u = 0; u < U; ++u) v[u] = a[(size_t)(r + u) * cols + c];
+        for (int u = 0; u < U; ++u) v[u] = a[(size_t)(r + u) * pitch + c];
 #pragma unroll
         for (int u = 0; u < U; ++u) s += v[u];
     }
@@ -30,7 +30,7 @@ __device__ void col_stream(const T* __restrict__ a, T* y, int rows, int cols)
 
 #define COL_STREAM(tag, T, U) \
     extern "C" __global__ void col_stream_##tag##_##U(const T* __restrict__ a, T* y, int rows, int cols) \
-    { col_stream<T, U>(a, y, rows, cols); }
+    { col_pitch<T, U>(a, y, rows, cols, cols); }
 COL_STREAM(f, float, 1) COL_STREAM(f, float, 2) COL_STREAM(f, float, 4) COL_STREAM(f, float, 8)
 COL_STREAM(f, float, 16) COL_STREAM(f, float, 32)
 COL_STREAM(d, double, 1) COL_STREAM(d, double, 2) COL_STREAM(d, double, 4) COL_STREAM(d, double, 8)
@@ -39,26 +39,9 @@ COL_STREAM(d, double, 16) COL_STREAM(d, double, 32)
 // col_pitch_f_<U>: col_stream's floats with rows `pitch` floats apart (pitch >= cols): which of the
 //   SMs in flight, the warps an SM, the row stride or the L2 (a warm, L2-resident matrix) sets the
 //   time each further line in flight adds to a trip (sweep.py).
-template <int U>
-__device__ void col_pitch(const float* __restrict__ a, float* y, int rows, int cols, int pitch)
-{
-    int c = blockIdx.x * blockDim.x + threadIdx.x;
-    if (c >= cols) return;
-    float s = 0;
-#pragma unroll 1
-    for (int r = 0; r < rows; r += U) {
-        float v[U];
-#pragma unroll
-        for (int u = 0; u < U; ++u) v[u] = a[(size_t)(r + u) * pitch + c];
-#pragma unroll
-        for (int u = 0; u < U; ++u) s += v[u];
-    }
-    y[c] = s;
-}
-
 #define COL_PITCH(U) \
     extern "C" __global__ void col_pitch_f_##U(const float* __restrict__ a, float* y, int rows, int cols, int pitch) \
-    { col_pitch<U>(a, y, rows, cols, pitch); }
+    { col_pitch<float, U>(a, y, rows, cols, pitch); }
 COL_PITCH(1) COL_PITCH(4) COL_PITCH(16)
 
 template <int N, bool CG>

@@ -3,11 +3,15 @@ before each timed launch), CUDA-event medians of 5; every burst launch on one SM
 of each warp, medians of 5 launches. `python run.py OUT CUBIN` -> OUT/stream.jsonl, OUT/burst.jsonl."""
 import json
 import sys
+from functools import partial
 from pathlib import Path
 
 import cupy as cp
 import numpy as np
 from cases import BURST_BUFFER_BYTES, STREAM_SHAPES, STREAM_TYPES, UNROLLS, burst_cases, stream_shape
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from event_timing import event_times  # noqa: E402
 
 OUT = Path(sys.argv[1])
 mod = cp.RawModule(path=sys.argv[2])
@@ -23,15 +27,8 @@ def stream() -> None:
             y = cp.zeros(cols, dtype)
             for u in UNROLLS:
                 k = mod.get_function(f"col_stream_{tag}_{u}")
-                times = []
-                for _ in range(5):
-                    flush.fill(1.0)
-                    e0, e1 = cp.cuda.Event(), cp.cuda.Event()
-                    e0.record()
-                    k((ctas,), (threads,), (a, y, np.int32(rows), np.int32(cols)))
-                    e1.record()
-                    e1.synchronize()
-                    times.append(cp.cuda.get_elapsed_time(e0, e1) * 1e3)
+                launch = partial(k, (ctas,), (threads,), (a, y, np.int32(rows), np.int32(cols)))
+                times = [ms * 1e3 for ms in event_times(launch, 5, before=partial(flush.fill, 1.0), warm=False)]
                 assert float(y[0]) == rows, (tag, u, float(y[0]))
                 us = float(np.median(times))
                 rows_out.append({"type": tag, "ctas": ctas, "threads": threads, "unroll": u, "rows": rows,

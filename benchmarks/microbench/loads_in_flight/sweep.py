@@ -7,6 +7,7 @@ col_pitch kernels (U = 1, 4, 16 loads a trip) over 16 MB, on 1-132 SMs of 4 warp
 """
 import json
 import sys
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -17,6 +18,8 @@ HERE = Path(__file__).resolve().parent
 
 def run(out: Path, cubin: str) -> None:
     import cupy as cp
+    sys.path.insert(0, str(HERE.parent))
+    from event_timing import event_times
     mod = cp.RawModule(path=cubin)
     flush = cp.zeros(256 << 20 >> 2, cp.float32)
     rows_out = []
@@ -26,18 +29,10 @@ def run(out: Path, cubin: str) -> None:
         for u in SWEEP_UNROLLS:
             k = mod.get_function(f"col_pitch_f_{u}")
             args = (a, y, np.int32(rows), np.int32(cols), np.int32(pitch))
-            times = []
-            for _ in range(5):
-                if warm:
-                    k((ctas,), (threads,), args)
-                else:
-                    flush.fill(1.0)
-                e0, e1 = cp.cuda.Event(), cp.cuda.Event()
-                e0.record()
-                k((ctas,), (threads,), args)
-                e1.record()
-                e1.synchronize()
-                times.append(cp.cuda.get_elapsed_time(e0, e1) * 1e3)
+            launch = partial(k, (ctas,), (threads,), args)
+            # a warm L2: the same launch untimed before each; a cold one: a 256 MB write before each
+            times = [ms * 1e3 for ms in event_times(launch, 5, before=launch if warm else partial(flush.fill, 1.0),
+                                                    warm=False)]
             assert float(y[0]) == rows, (name, u, float(y[0]))
             rows_out.append({"case": name, "ctas": ctas, "threads": threads, "pad": pad, "warm": warm, "unroll": u,
                              "rows": rows, "cols": cols, "us": float(np.median(times)), "all_us": times})

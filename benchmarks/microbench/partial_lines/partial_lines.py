@@ -10,8 +10,12 @@ launches), 1,048,576 lines per launch in all. `python partial_lines.py OUT.jsonl
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import cupy as cp
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from event_timing import timed  # noqa: E402
 
 SRC = r'''
 extern "C" __global__ void st_pattern(float* buf, int p, int w, int iters, int region_lines, int own)
@@ -41,16 +45,7 @@ def shape(p: int, w: int, nwarps: int, lines: int = LINES) -> tuple[int, int]:
 
 def median_us(k, grid: int, block: int, args: tuple, reps: int) -> float:
     """One untimed launch (the region into L2), then the median of reps CUDA-event times, us."""
-    k((grid,), (block,), args)
-    times = []
-    for _ in range(reps):
-        a, b = cp.cuda.Event(), cp.cuda.Event()
-        a.record()
-        k((grid,), (block,), args)
-        b.record()
-        b.synchronize()
-        times.append(cp.cuda.get_elapsed_time(a, b) * 1e3)
-    return sorted(times)[reps // 2]
+    return timed(lambda: k((grid,), (block,), args), reps) * 1e3
 
 
 def main() -> None:
