@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import re
 from pathlib import Path
 
 import simgpu as sg
 from simgpu.exec.program import BRA
+from simgpu.frontend.sass import kernel_loops, sass_functions
 from simgpu.timing import unroll
 from simgpu.timing.config import default_config
 from simgpu.timing.isa import (
@@ -35,51 +35,6 @@ from simgpu.timing.isa import (
 from simgpu.timing.reg_pressure import block_live_sets, register_weights
 
 HERE = Path(__file__).resolve().parent
-
-
-def sass_functions(text: str) -> dict[str, str]:
-    """Each kernel's part of cuobjdump -sass output."""
-    return {m.group(1): m.group(2) for m in re.finditer(r"Function : (\S+)\n(.*?)(?=\n\s*Function : |\Z)", text, re.S)}
-
-
-def sass_loops(body: str) -> list[list[str]]:
-    """The innermost loops (a backward branch to an earlier instruction) with a global load, as
-    their instructions (predicates stripped)."""
-    found = re.findall(r"/\*([0-9a-f]{4,})\*/\s+(.*?);", body)
-    at = {int(a, 16): i for i, (a, _) in enumerate(found)}
-    ins = [re.sub(r"^@!?U?P\w+\s+", "", x.strip()) for _, x in found]
-    loops = []
-    for i, s in enumerate(ins):
-        m = re.search(r"\bBRA\b.*?0x([0-9a-f]+)", s)
-        if m and "BRA.DIV" not in s and int(m.group(1), 16) in at and at[int(m.group(1), 16)] <= i:
-            loops.append((at[int(m.group(1), 16)], i))
-    inner = [(a, b) for a, b in loops if not any(a <= c and d <= b and (c, d) != (a, b) for c, d in loops)]
-    return [ins[a:b + 1] for a, b in inner if any(x.startswith("LDG") for x in ins[a:b + 1])]
-
-
-def _regs(s: str) -> list[int]:
-    out = []
-    for r, wide in re.findall(r"\bR(\d+)(\.64)?", s):
-        out += [int(r), int(r) + 1] if wide else [int(r)]
-    return out
-
-
-def sass_ahead(body: list[str]) -> int:
-    """Registers of loaded values a SASS loop issues before it first uses one (as data or address)."""
-    loaded: set[int] = set()
-    count = 0
-    for x in body:
-        op, _, rest = x.partition(" ")
-        if op.startswith("LDG"):
-            if set(_regs(rest.split("[", 1)[1])) & loaded:
-                break
-            width = 4 if ".128" in op else 2 if ".64" in op else 1
-            first = _regs(rest.split(",", 1)[0])[0]
-            loaded |= set(range(first, first + width))
-            count += width
-        elif set(_regs(rest if op.startswith("ST") else rest.partition(",")[2] or rest)) & loaded:
-            break
-    return count
 
 
 def model_ahead(st, a: int, b: int, pressure, cfg) -> int:
@@ -122,23 +77,15 @@ def suite_rows(folder: Path, cfg) -> list[tuple]:
         picked = set(unroll.unrolled_loops(lk, st, blocks, cfg))
         live_in, live_out = block_live_sets(lk, st.src, st.dst, blocks, conv)
         weights = register_weights(lk, st.n_regs, st.dst, st.kind == K_FREE)
-        sl = sass_loops(body)
-        cur = 0
+        matched = unroll.matched_sass_loops(lk, blocks, kernel_loops(body))
         for j, (a, b) in enumerate(blocks):
             if int(lk.kinds[b - 1]) != BRA or int(lk.target[b - 1]) != a:
                 continue
             loads = sum(lk.mem_class[pc] == "global_ld" for pc in range(a, b))
             if not loads:
                 continue
-            real, ahead = None, None
-            for q in range(cur, len(sl)):
-                ldg = sum(x.startswith("LDG") for x in sl[q])
-                if ldg in (loads, 4 * loads):
-                    real, cur = ldg == 4 * loads, q + 1
-                    ahead = sass_ahead(sl[q]) if real else None
-                    if real and cur < len(sl) and sum(x.startswith("LDG") for x in sl[cur]) == loads:
-                        cur += 1  # the remainder loop
-                    break
+            real, sass = matched.get((a, b), (None, None))
+            ahead = sass.loaded_ahead if real else None
             model = (a, b) in picked
             mine = model_ahead(st, a, b, (weights, live_in[j], live_out[j], lk.registers_per_thread), cfg) \
                 if model and real else None

@@ -31,6 +31,8 @@ class MachineCode:
     code_bytes: int  # SASS bytes: the kernel's .text section and those of non-inlined functions
     registers: int  # registers per thread
     frame_bytes: int = 0  # local memory per thread in the SASS (0: PTX local arrays live in registers)
+    # the SASS's innermost loops with global loads (frontend/sass.py), None where nvdisasm is missing
+    loops: tuple | None = None
 
 
 def _cstr(data: bytes, offset: int) -> str:

@@ -173,6 +173,7 @@ class PreparedLaunch:
     scheduler: str = "gto"
     keep_trace: bool = False
     registers_from: str = "estimated"  # "ptxas", "given" or "estimated" (LaunchReport.registers_from)
+    sass_loops: tuple | None = None  # the SASS's loops with loads (frontend/sass.py), None: no SASS
     # the timing config in force when the launch was prepared: the engines recorded the trace for it
     # (the load hit groups of the timed L1 walk), so the replay at finish uses the same one
     timing_config: TimingConfig | None = None
@@ -362,6 +363,7 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                     **({"max_warps_per_wave": n_ctas * -(-threads // 32)} if cooperative else {}))
     prepared = PreparedLaunch(kernel, lk, cfg, g, b, shared_mem, regs, occ, engine, memsys, recorder, bar,
                           timing=timing, scheduler=scheduler, keep_trace=trace, registers_from=regs_from,
+                          sass_loops=machine.loops if machine is not None else None,
                           args=tuple(args), timing_config=tcfg)
     dev.heap.hold()
     prepared.heap_release = weakref.finalize(prepared, dev.heap.release)
@@ -461,6 +463,7 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
 
         timing_result = simulate_timing(lk, recorder, cfg, grid=g, block=b, ctas_per_sm=occ.ctas_per_sm,
                                         registers_per_thread=regs, policy=pl.scheduler, per_pc=per_pc,
+                                        sass_loops=pl.sass_loops,
                                         config=pl.timing_config,
                                         merge_domain_of_sm=memsys.merge_dom if memsys is not None else None,
                                         merge_cap=memsys.merge_cap if memsys is not None else 0,
@@ -506,7 +509,8 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
                         shared_dynamic=shared_mem, registers_per_thread=regs, ctas_per_sm=occ.ctas_per_sm,
                         occupancy_limiter=occ.limiter, metrics=metrics, per_pc=per_pc,
                         host_seconds=host_seconds, trace=recorder if pl.keep_trace else None, linked=lk,
-                        timing=timing_result, engine=pl.engine.name, registers_from=pl.registers_from)
+                        timing=timing_result, engine=pl.engine.name, registers_from=pl.registers_from,
+                        sass_loops=pl.sass_loops)
 
 
 def _tensor_metrics(lk, stats) -> dict[str, float]:

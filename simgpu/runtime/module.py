@@ -18,6 +18,7 @@ from simgpu.frontend.cubin import MachineCode, read_cubin
 from simgpu.frontend.nvrtc import compile_to_cubin, compile_to_ptx_named
 from simgpu.frontend.ptx import Module, parse_ptx
 from simgpu.frontend.ptx.cas_loops import lower_shared_cas_loops
+from simgpu.frontend.sass import with_loops
 from simgpu.runtime.arrays import DeviceArray
 from simgpu.runtime.device import current_gpu
 
@@ -162,7 +163,7 @@ class RawModule:
             try:
                 cubin = compile_to_cubin(self.code, self.options, arch=self._sass_arch, name=self.source_name,
                                          name_expressions=self.name_expressions)
-                self._machine_code = read_cubin(cubin)
+                self._machine_code = with_loops(read_cubin(cubin), cubin)
             except (CompileError, ValueError):
                 self._machine_code = {}
         return self._machine_code.get(name)

@@ -60,6 +60,7 @@ class LaunchReport:
     timing_seconds: float = 0.0  # the timing replay's host time (after the engine's run; compiling excluded)
     engine: str = "reference"
     trace: object = field(default=None, repr=False)  # ExecutionTrace when launched with trace=True
+    sass_loops: tuple | None = field(default=None, repr=False)  # ptxas's loops (frontend/sass.py), for the timing
     linked: object = field(default=None, repr=False)  # the LinkedKernel (PTX instructions by pc)
     timing: object = field(default=None, repr=False)  # TimingResult of the timing model (cycles, stalls)
     registers_from: str = "estimated"  # "ptxas" (NVRTC's cubin), "given" (registers=) or "estimated" (PTX)

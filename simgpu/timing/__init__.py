@@ -4,7 +4,7 @@
     rep = kernel(grid, block, args, trace=True)
     res = simulate_timing(rep.linked, rep.trace, gpu, grid=rep.grid, block=rep.block,
                           ctas_per_sm=rep.ctas_per_sm, registers_per_thread=rep.registers_per_thread,
-                          per_pc=rep.per_pc)
+                          per_pc=rep.per_pc, sass_loops=rep.sass_loops)
 
 config.py (every number and its source) -> isa.py (PTX op -> pipe/latency/registers, ptxas-like
 block scheduling) -> prepare.py (trace -> flat per-warp streams) -> replay.py (numba replay) ->

@@ -568,6 +568,16 @@ class TimingConfig:
     # at U = 8 / 16 / 32), where simgpu, with all U loads first, went on halving it (36.8 us at 32
     # floats). False: the register count alone holds loads back there.
     ptxas_loaded_registers_in_blocks: bool = True
+    # Where the kernel's SASS is at hand (NVRTC's cubin through nvdisasm: frontend/sass.py), each
+    # loop ptxas unrolled hoists as many registers of loaded values as its SASS loop does.
+    # ptxas decides that per kernel, not from the PTX's register pressure: at 32 registers the
+    # calibration gemm_naive's loop keeps 13 ahead, the same loop with 64-bit offsets on A and B 5
+    # (benchmarks/microbench/naive_latency: H200 19.9 and 47.5-50.8 us; simgpu with 16 ahead 14.6
+    # and 14.5-15.4 us, with the SASS's 13 and 5: 19.2 and 35-36 us). Over the 255 recorded launches
+    # (2026-12-05): kernel-time MAPE 10.98 -> 10.85 %, within 20 % 217 -> 218; cal gemm_naive -26.1
+    # -> -2.8 %, int8_gemv_dp4a -24.7 -> -18.6 %; batched_vecmat -17.0 -> -22.2 %, causal_softmax_rows
+    # +0.8 -> +5.0 %; every issue-3 check the same. False: ptxas_loaded_registers in every loop.
+    ptxas_layout_from_sass: bool = True
     # schedule with a clock (one issue a cycle): among the ready instructions take what can issue
     # soonest, then the longest path, as ptxas fills a load's latency with independent work rather
     # than putting its consumer straight after it. Over the 242 recorded launches (2026-12-04, with

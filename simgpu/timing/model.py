@@ -2,7 +2,8 @@
 
     report = kernel(grid, block, args, trace=True)
     res = simulate_timing(report.linked, report.trace, gpu, grid=report.grid, block=report.block,
-                          ctas_per_sm=report.ctas_per_sm, registers_per_thread=report.registers_per_thread)
+                          ctas_per_sm=report.ctas_per_sm, registers_per_thread=report.registers_per_thread,
+                          sass_loops=report.sass_loops)
     res.metrics["gpu__time_duration.sum"], res.stalls, res.timeline
 
 Model (details and sources in config.py, isa.py, prepare.py, replay.py):
@@ -58,7 +59,7 @@ from simgpu.timing.reg_pressure import block_live_sets, register_weights
 from simgpu.timing.replay import N_REASONS, replay
 from simgpu.timing.retime import changed_share, walked_streams
 from simgpu.timing.store_lines import StoreCounts, pending_fills, store_rings
-from simgpu.timing.unroll import unrolled_loops, unrolled_order, with_copies
+from simgpu.timing.unroll import sass_loaded_ahead, unrolled_loops, unrolled_order, with_copies
 
 POLICIES = {"gto": 0, "lrr": 1}
 RECORD_AUTO_LIMIT = 2_000_000  # record="auto" keeps the per-cycle record below this many warp instructions
@@ -364,7 +365,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     policy: str = "gto", config: TimingConfig | None = None,
                     per_pc: list[dict] | None = None, record: bool | str = "auto",
                     merge_domain_of_sm: np.ndarray | None = None, merge_cap: int = 0,
-                    l1_geometry: tuple | None = None) -> TimingResult:
+                    l1_geometry: tuple | None = None, sass_loops: tuple | None = None) -> TimingResult:
     """Replay a launch's ExecutionTrace through the timing model; see the module docstring.
 
     record: keep the per-cycle record (TimingResult.record, for .cycle_view()): True, False, or
@@ -381,7 +382,11 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     l1_geometry (optional): (sets, ways, heap_lines) of the launch's L1 (memory/l1.py); with it (and
     config.timed_l1_walk) the global loads' L1 hits are redone on the replay's SMs, in runs, in issue
     order or in the functional order (TimingResult.l1_loads; MemorySystem.apply_timed_l1), unless
-    l1_order.py leaves the launch out."""
+    l1_order.py leaves the launch out.
+
+    sass_loops (optional, LaunchReport.sass_loops): the kernel's SASS loops (frontend/sass.py);
+    with them (and config.ptxas_layout_from_sass) each loop ptxas unrolled hoists as many
+    registers of loaded values as its SASS does (unroll.sass_loaded_ahead)."""
     t0 = time.perf_counter()
     cfg = config or default_config()
     if policy not in POLICIES:
@@ -408,6 +413,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         unroll_budget = registers_per_thread if cfg.ptxas_unroll_register_budget else None
         # ptxas keeps at most this many registers of loaded, unread values in a block (isa.schedule_sequence)
         held_budget = cfg.ptxas_loaded_registers if cfg.ptxas_loaded_registers_in_blocks else 0
+        ahead = sass_loaded_ahead(linked, blocks, sass_loops) if cfg.ptxas_layout_from_sass else {}
         if budget or (loops and unroll_budget) or held_budget:
             weights = register_weights(linked, st.n_regs, st.dst, st.kind == K_FREE)
             live_in, live_out = block_live_sets(linked, st.src, st.dst, blocks, conv)
@@ -423,7 +429,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                 kept = (weights, live_in[j], live_out[j], unroll_budget) if unroll_budget else None
                 unrolled.append((a, b_ - a, f, unrolled_order(st, a, b_, f, cfg.schedule_load_latency, inside,
                                                               kept, cfg.schedule_in_time,
-                                                              cfg.ptxas_loaded_registers)))
+                                                              ahead.get((a, b_), cfg.ptxas_loaded_registers))))
     # ptxas's copies of an unrolled loop write registers of their own: they issue at pcs of their
     # own past the kernel's (unroll.with_copies); pc_of takes every pc to the kernel's, whose
     # per-pc inputs a copy repeats and onto which its per-pc counts fold back

@@ -38,6 +38,7 @@ import numpy as np
 
 from simgpu.exec.program import BRA, LinkedKernel, _defs_uses
 from simgpu.frontend.ptx.ast import Imm, Reg
+from simgpu.frontend.sass import SassLoop
 from simgpu.timing.config import TimingConfig
 from simgpu.timing.isa import StaticTable, dependent_loads, hoisted_sequence, loaded_weights, schedule_sequence
 from simgpu.timing.reg_pressure import row_registers
@@ -98,6 +99,41 @@ def unrolled_loops(lk: LinkedKernel, st: StaticTable, blocks: list[tuple[int, in
             continue
         out.append((a, b))
     return out
+
+
+def matched_sass_loops(lk: LinkedKernel, blocks: list[tuple[int, int]],
+                       loops: tuple[SassLoop, ...]) -> dict[tuple[int, int], tuple[bool, SassLoop]]:
+    """The SASS loop (frontend/sass.py) of each one-block PTX loop with global loads, and whether
+    ptxas unrolled it: the PTX loops, in order, each take the next SASS loop with 4 L or L loads
+    (L the PTX loop's global loads), and the remainder loop ptxas puts after an unrolled one (L
+    loads) is skipped. A PTX loop with no such SASS loop left is not in the result."""
+    out: dict[tuple[int, int], tuple[bool, SassLoop]] = {}
+    cur = 0
+    for a, b in blocks:
+        if int(lk.kinds[b - 1]) != BRA or int(lk.target[b - 1]) != a:
+            continue
+        loads = sum(lk.mem_class[pc] == "global_ld" for pc in range(a, b))
+        if not loads:
+            continue
+        for q in range(cur, len(loops)):
+            if loops[q].loads in (loads, 4 * loads):
+                unrolled, cur = loops[q].loads == 4 * loads != loads, q + 1
+                out[(a, b)] = (unrolled, loops[q])
+                if unrolled and cur < len(loops) and loops[cur].loads == loads:
+                    cur += 1  # the remainder loop
+                break
+    return out
+
+
+def sass_loaded_ahead(lk: LinkedKernel, blocks: list[tuple[int, int]],
+                      loops: tuple[SassLoop, ...] | None) -> dict[tuple[int, int], int]:
+    """Per PTX loop that ptxas unrolled, the registers of loaded values its SASS issues ahead of
+    their first use (where that is at least one load's worth): unrolled_order's loaded_registers
+    for that loop, in place of the config's one number for all."""
+    if not loops:
+        return {}
+    return {ab: m.loaded_ahead for ab, (unrolled, m) in matched_sass_loops(lk, blocks, loops).items()
+            if unrolled and m.loaded_ahead > 0}
 
 
 def sass_estimate(lk: LinkedKernel, st: StaticTable, a: int, b: int) -> int:

@@ -61,7 +61,7 @@ def run_validation(cal_dir: str | Path = DEFAULT_DIR, *, policy: str = "gto", co
         t_func = time.perf_counter() - t0
         res = simulate_timing(rep.linked, rep.trace, gpu, grid=rep.grid, block=rep.block,
                               ctas_per_sm=rep.ctas_per_sm, registers_per_thread=rep.registers_per_thread,
-                              policy=policy, config=config, per_pc=rep.per_pc)
+                              policy=policy, config=config, per_pc=rep.per_pc, sass_loops=rep.sass_loops)
         meas = measured[s["name"]]
         sim = res.metrics["gpu__time_duration.sum"]
         real = float(meas["gpu_time_ns_median"])

@@ -469,7 +469,8 @@ def simulate(source, policy: str = "gto"):
     rep = src.report
     trace = need_trace(src, "the timing model")
     return simulate_timing(src.linked, trace, src.gpu, grid=rep.grid, block=rep.block, ctas_per_sm=rep.ctas_per_sm,
-                           registers_per_thread=rep.registers_per_thread, policy=policy)
+                           registers_per_thread=rep.registers_per_thread, policy=policy,
+                           sass_loops=rep.sass_loops)
 
 
 # --------------------------------------------------------------------------------- occupancy

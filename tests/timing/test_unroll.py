@@ -2,15 +2,26 @@
 instances, how the streams apply it, and what it changes in a launch (time only)."""
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import simgpu as sg
 from simgpu.exec.program import BRA
+from simgpu.frontend.sass import find_nvdisasm
 from simgpu.timing.config import default_config, overridden
-from simgpu.timing.isa import K_ALU, K_BRANCH, K_FREE, K_GLD, basic_blocks, build_static, if_convertible_branches
+from simgpu.timing.isa import (
+    K_ALU,
+    K_BRANCH,
+    K_FREE,
+    K_GLD,
+    basic_blocks,
+    build_static,
+    if_convertible_branches,
+    slow_path_calls,
+)
 from simgpu.timing.prepare import _emit
-from simgpu.timing.unroll import sass_estimate, unrolled_loops, unrolled_order
+from simgpu.timing.unroll import sass_estimate, sass_loaded_ahead, unrolled_loops, unrolled_order
 
 LOOPS = r"""
 extern "C" __global__ void col_walk(const float* a, float* o, int rows, int cols)
@@ -264,3 +275,50 @@ def test_a_gather_loop_is_list_scheduled():
         srcs, dsts, _ = renamed_registers(stt, a, b, 4, stt.n_regs)
         seq = [a + p % (b - a) for p in range(4 * (b - a))]
         assert dependent_loads(stt, seq, srcs, dsts) == gathers, name
+
+
+NAIVE_PRIVATE = r"""
+extern "C" __global__ void private_ab(const float* A0, const float* B0, float* C, int M, int N, int K)
+{   // benchmarks/microbench/naive_latency: the calibration gemm_naive with 64-bit offsets on A and B
+    const float* A = A0 + (size_t)blockIdx.x * M * K;
+    const float* B = B0 + (size_t)blockIdx.y * K * N;
+    int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < M && col < N) {
+        float acc = 0.0f;
+        for (int k = 0; k < K; ++k) acc += A[row * K + k] * B[k * N + col];
+        C[row * N + col] = acc;
+    }
+}
+"""
+
+
+@pytest.mark.skipif(find_nvdisasm() is None, reason="nvdisasm (nvidia-cuda-nvdisasm) is not installed")
+def test_an_unrolled_loop_hoists_as_many_loaded_registers_as_its_sass():
+    """With the SASS at hand the unrolled loop keeps its own count of loaded registers ahead (fewer
+    than config's 16 here), so one warp's latency-bound walk takes longer; no counter changes."""
+    mod = sg.RawModule(code=NAIVE_PRIVATE)
+    lk = mod.linked("private_ab")
+    cfg = default_config()
+    stt = build_static(lk, cfg)
+    blocks = basic_blocks(lk, if_convertible_branches(lk, cfg.if_convert_max_instructions), set(),
+                          slow_path_calls(lk))
+    loops = mod.machine_code("private_ab").loops
+    ahead = sass_loaded_ahead(lk, blocks, loops)
+    picked = unrolled_loops(lk, stt, blocks, cfg)
+    assert len(picked) == 1 and set(ahead) == set(picked)
+    assert ahead[picked[0]] == max(loops, key=lambda x: x.loads).loaded_ahead < cfg.ptxas_loaded_registers
+    n = 64
+    rng = np.random.default_rng(2)
+    a, b = (sg.asarray(rng.random(n * n, dtype=np.float32)) for _ in range(2))
+    reports = {}
+    for on in (False, True):
+        c = sg.zeros(n * n, dtype=np.float32)
+        with overridden(ptxas_layout_from_sass=on):
+            reports[on] = mod.get_function("private_ab")((1, 1), (16, 2), (a, b, c, np.int32(n), np.int32(n),
+                                                                          np.int32(n)))
+    off, on = reports[False], reports[True]
+    assert on.metrics["gpu__time_duration.sum"] > 1.3 * off.metrics["gpu__time_duration.sum"]
+    timing_only = set(on.timing.metrics)
+    for name, value in off.metrics.items():
+        if name not in timing_only:
+            assert on.metrics[name] == value, name
