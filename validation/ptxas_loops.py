@@ -19,7 +19,6 @@ import gzip
 from pathlib import Path
 
 import simgpu as sg
-from simgpu.exec.program import BRA
 from simgpu.frontend.sass import kernel_loops, sass_functions
 from simgpu.timing import unroll
 from simgpu.timing.config import default_config
@@ -78,12 +77,9 @@ def suite_rows(folder: Path, cfg) -> list[tuple]:
         live_in, live_out = block_live_sets(lk, st.src, st.dst, blocks, conv)
         weights = register_weights(lk, st.n_regs, st.dst, st.kind == K_FREE)
         matched = unroll.matched_sass_loops(lk, blocks, kernel_loops(body))
-        for j, (a, b) in enumerate(blocks):
-            if int(lk.kinds[b - 1]) != BRA or int(lk.target[b - 1]) != a:
-                continue
-            loads = sum(lk.mem_class[pc] == "global_ld" for pc in range(a, b))
-            if not loads:
-                continue
+        index = {ab: j for j, ab in enumerate(blocks)}
+        for a, b, loads in unroll.loops_with_loads(lk, blocks):
+            j = index[(a, b)]
             real, sass = matched.get((a, b), (None, None))
             ahead = sass.loaded_ahead if real else None
             model = (a, b) in picked

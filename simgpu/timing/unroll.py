@@ -77,6 +77,19 @@ def _counted(lk: LinkedKernel, a: int, b: int) -> bool:
     return (stepped(x) and invariant(y)) or (stepped(y) and invariant(x))
 
 
+def loops_with_loads(lk: LinkedKernel, blocks: list[tuple[int, int]]) -> list[tuple[int, int, int]]:
+    """(start, end, global loads) of each block of `blocks` that is a whole loop (it ends in a
+    branch back to its own start) with at least one global load, in block order."""
+    out = []
+    for a, b in blocks:
+        if int(lk.kinds[b - 1]) != BRA or int(lk.target[b - 1]) != a:
+            continue
+        loads = sum(lk.mem_class[pc] == "global_ld" for pc in range(a, b))
+        if loads:
+            out.append((a, b, loads))
+    return out
+
+
 def unrolled_loops(lk: LinkedKernel, st: StaticTable, blocks: list[tuple[int, int]],
                    cfg: TimingConfig) -> list[tuple[int, int]]:
     """The blocks of `blocks` that are a whole loop ptxas unrolls by cfg.ptxas_unroll_factor: the
@@ -86,14 +99,10 @@ def unrolled_loops(lk: LinkedKernel, st: StaticTable, blocks: list[tuple[int, in
     if not cfg.ptxas_unroll or cfg.ptxas_unroll_factor < 2:
         return []
     out = []
-    for a, b in blocks:
-        last = b - 1
-        if b - a < 2 or int(lk.kinds[last]) != BRA or int(lk.target[last]) != a:
-            continue
+    for a, b, loads in loops_with_loads(lk, blocks):  # a load and the back branch: b - a >= 2
         if any(lk.instructions[pc].nounroll for pc in range(a, b)):
             continue
-        loads = sum(lk.mem_class[pc] == "global_ld" for pc in range(a, b))
-        if not 1 <= loads <= cfg.ptxas_unroll_max_loads:
+        if loads > cfg.ptxas_unroll_max_loads:
             continue
         if sass_estimate(lk, st, a, b) > cfg.ptxas_unroll_max_slots or not _counted(lk, a, b):
             continue
@@ -109,12 +118,7 @@ def matched_sass_loops(lk: LinkedKernel, blocks: list[tuple[int, int]],
     loads) is skipped. A PTX loop with no such SASS loop left is not in the result."""
     out: dict[tuple[int, int], tuple[bool, SassLoop]] = {}
     cur = 0
-    for a, b in blocks:
-        if int(lk.kinds[b - 1]) != BRA or int(lk.target[b - 1]) != a:
-            continue
-        loads = sum(lk.mem_class[pc] == "global_ld" for pc in range(a, b))
-        if not loads:
-            continue
+    for a, b, loads in loops_with_loads(lk, blocks):
         for q in range(cur, len(loops)):
             if loops[q].loads in (loads, 4 * loads):
                 unrolled, cur = loops[q].loads == 4 * loads != loads, q + 1
