@@ -1,12 +1,13 @@
 """Issue 3's acceptance checks on every recorded launch: the calibration suite and validation/typical
-to typical10, typical12 to typical20 and clusters, simulated again now and compared with what the H200 measured.
+to typical10, typical12 to typical20 and clusters, simulated again now (or read from a snapshot of
+validation/snapshot.py) and compared with what the H200 measured.
 
 Checks (the memory-system issue's): global load/store/atomic requests and sectors exactly equal,
 shared-memory wavefronts exactly equal, `lts__t_sectors_srcunit_tex_op_read.sum` within 2 %,
 `l1tex__t_sector_hit_rate.pct` within 3 points, `dram__bytes_read.sum` within 5 %. Prints each
 launch that misses a check and a count per check.
 
-    python validation/acceptance.py [--jobs N] [--suite NAME ...]
+    python validation/acceptance.py [--jobs N] [--suite NAME ...] [--snapshot FILE]
 """
 
 from __future__ import annotations
@@ -14,15 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 from l2_reads import SUITES
-from shared_sass import DEFAULT_RECORD as SHARED_SASS
-from shared_sass import hw_metric, sass_metric
-
-# the H200's shared wavefronts as ncu attributes them to SASS instructions, recorded apart
-# (validation/shared_sass.py): what the bank model computes, without the arbitration wavefronts the
-# hardware counters add (benchmarks/microbench/smem_arbitration)
-SASS = [sass_metric(op) for op in ("ld", "st")]
+from shared_sass import hw_metric
+from snapshot import SASS_METRICS as SASS
+from snapshot import suite_launches
 
 EXACT = [f"l1tex__t_{kind}_pipe_lsu_mem_global_op_{op}.sum"
          for kind in ("requests", "sectors") for op in ("ld", "st", "atom", "red")
@@ -33,6 +31,7 @@ EXACT += SHARED_HW
 TOLERANT = {"lts__t_sectors_srcunit_tex_op_read.sum": ("rel", 2.0),
             "l1tex__t_sector_hit_rate.pct": ("abs", 3.0),
             "dram__bytes_read.sum": ("rel", 5.0)}
+Row = tuple[str, str, float, float, bool, str]  # launch, metric, simulated, H200, passes, error
 
 
 def check(sim: float, real: float, metric: str) -> tuple[bool, str]:
@@ -46,29 +45,37 @@ def check(sim: float, real: float, metric: str) -> tuple[bool, str]:
     return sim == real, f"{sim - real:+,.0f}"
 
 
-def suite_checks(name: str) -> list[tuple[str, str, float, float, bool, str]]:
-    """(launch, metric, simulated, H200, passes, error) for every check of one recorded suite."""
-    from simgpu.crosscheck import crosscheck
+def checks(launches: dict[str, dict[str, list[float]]]) -> list[Row]:
+    """Every check of every launch of a snapshot ({launch: {metric: [simulated, H200]}})."""
+    return [(launch, metric, sim, real, *check(sim, real, metric))
+            for launch, row in launches.items() for metric, (sim, real) in row.items()
+            if metric in EXACT or metric in TOLERANT or metric in SASS]
 
-    suite, recorded = SUITES[name]
-    report = crosscheck(suite=suite, recorded=recorded, echo=None)
-    sass = json.loads(SHARED_SASS.read_text()).get(name, {}) if SHARED_SASS.exists() else {}
-    rows = []
-    for case in report.cases:
-        for i, launch in enumerate(case.launches):
-            for m in launch.metrics:
-                if (m.metric in EXACT or m.metric in TOLERANT) and m.real is not None and m.status != "n/a":
-                    ok, err = check(float(m.simulated), float(m.real), m.metric)
-                    rows.append((f"{name}:{case.name}#{i}", m.metric, float(m.simulated), float(m.real), ok, err))
-            runs = sass.get(case.name, [])[i:i + 1]
-            if runs and runs[0]:
-                sim = {m.metric: m.simulated for m in launch.metrics}
-                for metric in SASS:
-                    real = runs[0][0].get(metric)
-                    if real is not None and sim.get(metric) is not None:
-                        ok, err = check(float(sim[metric]), float(real), metric)
-                        rows.append((f"{name}:{case.name}#{i}", metric, float(sim[metric]), float(real), ok, err))
-    return rows
+
+def totals(rows: list[Row]) -> dict[str, object]:
+    """Launches that pass every check, also with the SASS-attributed shared wavefronts in place of
+    the hardware counters where those were recorded, and passes per metric."""
+    launches = {r[0] for r in rows}
+    failing = {r[0] for r in rows if not r[4] and r[1] not in SASS}
+
+    def op(metric: str) -> str:
+        return metric.rsplit("_op_", 1)[1]
+
+    has_sass = {(r[0], op(r[1])) for r in rows if r[1] in SASS}
+    failing_sass = {r[0] for r in rows if not r[4] and not (r[1] in SHARED_HW and (r[0], op(r[1])) in has_sass)}
+    per_metric = {m: (sum(r[4] for r in rows if r[1] == m), sum(r[1] == m for r in rows))
+                  for m in EXACT + SASS + list(TOLERANT)}
+    return {"launches": len(launches), "pass_all": len(launches - failing),
+            "pass_all_sass": len(launches - failing_sass),
+            "per_metric": {m: v for m, v in per_metric.items() if v[1]}}
+
+
+def print_totals(t: dict[str, object]) -> None:
+    print(f"\n{t['launches']} launches, {t['pass_all']} pass every check")
+    print(f"{t['pass_all_sass']} with the SASS-attributed shared wavefronts where recorded "
+          f"(validation/shared_sass) in place of the hardware counters")
+    for metric, (passed, of) in t["per_metric"].items():
+        print(f"  {metric:58s} {passed:4d} of {of:4d} pass")
 
 
 def main() -> None:
@@ -76,30 +83,22 @@ def main() -> None:
     ap.add_argument("--jobs", type=int, default=2, help="suites simulated side by side (default 2)")
     ap.add_argument("--suite", nargs="+", action="extend", choices=list(SUITES), metavar="NAME",
                     help=f"only these suites (names: {', '.join(SUITES)})")
+    ap.add_argument("--snapshot", type=Path, help="read the launches from this snapshot instead of simulating")
     opts = ap.parse_args()
-    names = [n for n in (opts.suite or SUITES) if all(p.exists() for p in SUITES[n])]
-    with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
-        rows = [row for suite in pool.map(suite_checks, names) for row in suite]
+    if opts.snapshot:
+        launches = json.loads(opts.snapshot.read_text())["launches"]
+        if opts.suite:
+            launches = {k: v for k, v in launches.items() if k.split(":", 1)[0] in opts.suite}
+    else:
+        names = [n for n in (opts.suite or SUITES) if all(p.exists() for p in SUITES[n])]
+        with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
+            launches = {k: v for suite in pool.map(suite_launches, names) for k, v in suite.items()}
+    rows = checks(launches)
     print(f"{'launch':34s} {'metric':58s} {'simgpu':>14s} {'H200':>14s}  error")
     for launch, metric, sim, real, ok, err in rows:
         if not ok:
             print(f"{launch:34s} {metric:58s} {sim:14,.2f} {real:14,.2f}  {err}")
-    launches = sorted({r[0] for r in rows})
-    failing = {r[0] for r in rows if not r[4] and r[1] not in SASS}
-    print(f"\n{len(launches)} launches, {len(launches) - len(failing)} pass every check")
-    # the same with the H200's SASS-attributed shared wavefronts in place of its hardware counters
-    # where they were recorded
-    def op(metric: str) -> str:
-        return metric.rsplit("_op_", 1)[1]
-
-    has_sass = {(r[0], op(r[1])) for r in rows if r[1] in SASS}
-    failing_sass = {r[0] for r in rows if not r[4] and not (r[1] in SHARED_HW and (r[0], op(r[1])) in has_sass)}
-    print(f"{len(launches) - len(failing_sass)} with the SASS-attributed shared wavefronts where recorded "
-          f"(validation/shared_sass) in place of the hardware counters")
-    for metric in EXACT + SASS + list(TOLERANT):
-        mine = [r for r in rows if r[1] == metric]
-        if mine:
-            print(f"  {metric:58s} {sum(r[4] for r in mine):4d} of {len(mine):4d} pass")
+    print_totals(totals(rows))
 
 
 if __name__ == "__main__":
