@@ -12,6 +12,7 @@ SASS (timing/unroll.py, sass_loaded_ahead); without it, config ptxas_loaded_regi
 from __future__ import annotations
 
 import glob
+import hashlib
 import os
 import re
 import shutil
@@ -19,8 +20,10 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from simgpu.frontend.cubin import MachineCode
+from simgpu.frontend.nvrtc import cache_dir
 
 _ENV = "SIMGPU_NVDISASM"  # a path to nvdisasm, to override the search
 
@@ -45,12 +48,19 @@ def find_nvdisasm() -> str | None:
     return shutil.which("nvdisasm")
 
 
-def disassemble(cubin: bytes) -> dict[str, str] | None:
+def disassemble(cubin: bytes, use_cache: bool = True) -> dict[str, str] | None:
     """kernel name -> its SASS in cuobjdump -sass's form (sass_functions); None without nvdisasm
-    or if it fails."""
+    or if it fails. nvdisasm takes ~0.8 s a module, so its output is kept on disk beside NVRTC's
+    (sass_cache_path), keyed by the cubin and the nvdisasm binary."""
     tool = find_nvdisasm()
     if tool is None:
         return None
+    cached = sass_cache_path(cubin, tool) if use_cache else None
+    if cached is not None and cached.exists():
+        try:
+            return nvdisasm_functions(cached.read_text())
+        except OSError:
+            pass
     with tempfile.TemporaryDirectory(prefix="simgpu-sass-") as tmp:
         path = os.path.join(tmp, "module.cubin")
         with open(path, "wb") as f:
@@ -59,7 +69,26 @@ def disassemble(cubin: bytes) -> dict[str, str] | None:
             out = subprocess.run([tool, "-c", path], capture_output=True, text=True, timeout=60)
         except (OSError, subprocess.TimeoutExpired):
             return None
-    return nvdisasm_functions(out.stdout) if out.returncode == 0 else None
+    if out.returncode != 0:
+        return None
+    if cached is not None:
+        try:
+            cached.parent.mkdir(parents=True, exist_ok=True)
+            tmp_path = cached.with_suffix(f".{os.getpid()}.tmp")
+            tmp_path.write_text(out.stdout)
+            tmp_path.replace(cached)
+        except OSError:
+            pass  # a read-only cache is not an error; nvdisasm runs again next time
+    return nvdisasm_functions(out.stdout)
+
+
+def sass_cache_path(cubin: bytes, tool: str) -> Path:
+    """Where nvdisasm's text for `cubin` is kept: the cache root's sass/ (beside NVRTC's ptx/),
+    named by a hash of the cubin and of the nvdisasm binary's path, size and time (another
+    nvdisasm may print other text)."""
+    st = os.stat(tool)
+    key = hashlib.sha256(cubin + repr((os.path.realpath(tool), st.st_size, st.st_mtime_ns)).encode())
+    return cache_dir().parent / "sass" / f"{key.hexdigest()[:32]}.sass"
 
 
 def nvdisasm_functions(text: str) -> dict[str, str]:

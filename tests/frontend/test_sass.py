@@ -7,8 +7,11 @@ from __future__ import annotations
 import pytest
 
 import simgpu as sg
+from simgpu.frontend import sass
+from simgpu.frontend.nvrtc import compile_to_cubin
 from simgpu.frontend.sass import (
     SassLoop,
+    disassemble,
     find_nvdisasm,
     kernel_loops,
     loaded_ahead,
@@ -75,3 +78,26 @@ def test_ptxas_keeps_fewer_loads_ahead_where_the_pointers_take_64_bit_offsets():
     big = [max(m.loops, key=lambda x: x.loads) for m in (shared, private)]
     assert [b.loads for b in big] == [32, 32]  # NVVM's 4 copies, unrolled 4 times again by ptxas
     assert big[0].loaded_ahead > big[1].loaded_ahead + 4
+
+
+@pytest.mark.skipif(find_nvdisasm() is None, reason="nvdisasm (nvidia-cuda-nvdisasm) is not installed")
+def test_nvdisasm_output_is_kept_on_disk_and_read_back_without_running_it(tmp_path, monkeypatch):
+    """The second disassembly of the same cubin reads the cache (nvdisasm is not run: it would
+    fail here) and gives the same functions; use_cache=False writes nothing."""
+    monkeypatch.setenv("SIMGPU_CACHE_DIR", str(tmp_path))
+    cubin = compile_to_cubin(NAIVE, arch="sm_90")
+    first = disassemble(cubin)
+    assert first and "shared_ab" in first
+    assert len(list((tmp_path / "sass").glob("*.sass"))) == 1
+
+    def no_nvdisasm(*args, **kwargs):
+        raise AssertionError("nvdisasm ran although its output was cached")
+
+    monkeypatch.setattr(sass.subprocess, "run", no_nvdisasm)
+    assert disassemble(cubin) == first
+    with pytest.raises(AssertionError, match="cached"):
+        disassemble(cubin, use_cache=False)
+    monkeypatch.undo()
+    monkeypatch.setenv("SIMGPU_CACHE_DIR", str(tmp_path / "other"))
+    assert disassemble(cubin, use_cache=False) == first
+    assert not (tmp_path / "other").exists()
