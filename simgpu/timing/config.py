@@ -578,6 +578,18 @@ class TimingConfig:
     # -> -2.8 %, int8_gemv_dp4a -24.7 -> -18.6 %; batched_vecmat -17.0 -> -22.2 %, causal_softmax_rows
     # +0.8 -> +5.0 %; every issue-3 check the same. False: ptxas_loaded_registers in every loop.
     ptxas_layout_from_sass: bool = True
+    # In that layout a load whose address is ready goes before the next one in program order
+    # where that one's address still needs arithmetic (isa.hoisted_sequence's ready_first): ptxas
+    # fills the address arithmetic's latency with it. NVRTC 13.5 sm_90 SASS of naive_private_ab
+    # (5 registers ahead): the A loads ([R18 + imm]) run one k ahead of the B loads (a 64-bit add
+    # apiece), 2 B loads in flight at each FFMA's wait, not the 3 of the PTX's order (B first).
+    # benchmarks/microbench/naive_latency, H200: one warp 47.5 us, simgpu 35.3 -> 46.5; full grid
+    # 50.8, 35.7 -> 47.2; gemm_naive's shape 19.9, 19.2 -> 19.3. Over the 255 recorded launches
+    # (2026-12-05): kernel-time MAPE 10.85 -> 10.68 %, within 10 % 147 -> 149; typical4
+    # batched_vecmat -22.2 -> +3.8 %, typical3 dgemm_naive -18.0 -> +0.5 %, typical10 dgemv_t_cols
+    # -7.3 -> -0.8 %, cal gemm_naive -2.8 -> -2.0 %, no other by 0.5 point; L2 reads within 2 %: batched_vecmat now
+    # passes, typical5 gemm_abt_naive now fails (-1.4 -> -4.8 %).
+    ptxas_ready_load_first: bool = True
     # schedule with a clock (one issue a cycle): among the ready instructions take what can issue
     # soonest, then the longest path, as ptxas fills a load's latency with independent work rather
     # than putting its consumer straight after it. Over the 242 recorded launches (2026-12-04, with

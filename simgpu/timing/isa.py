@@ -535,7 +535,7 @@ def dependent_loads(st: StaticTable, seq: list[int], srcs: list[list[int]], dsts
 
 def hoisted_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], dsts: list[list[int]],
                      pressure: tuple[np.ndarray, set[int], set[int], int],
-                     guards: list[list[int]] | None = None) -> list[int]:
+                     guards: list[list[int]] | None = None, ready_first: bool = False) -> list[int]:
     """A straight-line run in program order with each load hoisted as early as `pressure`'s
     budget allows: before each instruction, the next loads (with what their addresses need) go
     first while the tracked registers stay within it. How ptxas lays out the loops it unrolls
@@ -546,7 +546,13 @@ def hoisted_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], dst
     typical5 int8_gemv_dp4a (14 ints), typical4 batched_vecmat (15 floats), typical3 dgemm_naive
     (7 doubles). For runs without dependent_loads: ptxas lays out an index load and the load it
     feeds otherwise (typical spmv_csr: twelve index and value loads, then the x loads), so they
-    are list-scheduled instead. Returns positions in issue order."""
+    are list-scheduled instead. With `ready_first`, where the next load's address needs
+    arithmetic not yet issued, the load after it goes first if its address is ready (nothing it
+    needs is left) and it fits: ptxas fills the address arithmetic's latency with it. In the
+    NVRTC 13.5 sm_90 SASS of benchmarks/microbench/naive_latency's naive_private_ab (5 registers
+    ahead) the A loads ([R18+imm]) run one k ahead of the B loads (a 64-bit add apiece), so 2 B
+    loads are in flight at each FFMA's wait, where program order (B before A in the PTX) keeps 3.
+    Returns positions in issue order."""
     n = len(seq)
     preds = sequence_dependencies(st, seq, srcs, dsts, 0, guards)[0]
     is_load = [int(st.kind[pc]) in LOAD_KINDS for pc in seq]
@@ -576,6 +582,10 @@ def hoisted_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], dst
                 nxt += 1
                 continue
             group = needs(loads[nxt])
+            if ready_first and len(group) > 1:
+                later = next((j for j in loads[nxt + 1:] if not done[j]), None)
+                if later is not None and needs(later) == [later] and tracker.fits([later]):
+                    emit(later)
             if not tracker.fits(group):
                 break
             for i in group:

@@ -429,7 +429,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                 kept = (weights, live_in[j], live_out[j], unroll_budget) if unroll_budget else None
                 unrolled.append((a, b_ - a, f, unrolled_order(st, a, b_, f, cfg.schedule_load_latency, inside,
                                                               kept, cfg.schedule_in_time,
-                                                              ahead.get((a, b_), cfg.ptxas_loaded_registers))))
+                                                              ahead.get((a, b_), cfg.ptxas_loaded_registers),
+                                                              cfg.ptxas_ready_load_first)))
     # ptxas's copies of an unrolled loop write registers of their own: they issue at pcs of their
     # own past the kernel's (unroll.with_copies); pc_of takes every pc to the kernel's, whose
     # per-pc inputs a copy repeats and onto which its per-pc counts fold back

@@ -186,7 +186,7 @@ def renamed_registers(st: StaticTable, a: int, b: int, factor: int, first_id: in
 def unrolled_order(st: StaticTable, a: int, b: int, factor: int, load_latency: int,
                    shadows: dict[int, int] | None = None,
                    pressure: tuple[np.ndarray, set[int], set[int], int] | None = None,
-                   in_time: bool = False, loaded_registers: int = 0) -> list[int]:
+                   in_time: bool = False, loaded_registers: int = 0, ready_first: bool = False) -> list[int]:
     """The issue order of `factor` consecutive instances of the loop block a..b-1 as ptxas's
     unrolled loop issues them: positions k * (b - a) + j (instance k, pc a + j) in order, without
     the back branches of all but the last instance. The instances' registers are renamed as
@@ -194,7 +194,8 @@ def unrolled_order(st: StaticTable, a: int, b: int, factor: int, load_latency: i
     `shadows` (if-converted branch -> target) predicate each instance's own shadow. With
     `loaded_registers` (and `pressure`'s weights) the copies keep program order and each load is
     hoisted while the loaded values not yet used take at most that many registers
-    (isa.hoisted_sequence), unless a load's address comes from another load
+    (isa.hoisted_sequence; with `ready_first` a load whose address is ready goes before one whose
+    address is still to compute), unless a load's address comes from another load
     (isa.dependent_loads); otherwise they are list-scheduled within `pressure`'s budget."""
     n = b - a
     shadows = shadows or {}
@@ -214,7 +215,7 @@ def unrolled_order(st: StaticTable, a: int, b: int, factor: int, load_latency: i
     if loaded_registers and pressure is not None and not dependent_loads(st, seq, srcs, dsts):
         w, _, live_out, _ = pressure
         order = hoisted_sequence(st, seq, srcs, dsts, (loaded_weights(st, seq, dsts, w), set(), live_out,
-                                                       loaded_registers), guards)
+                                                       loaded_registers), guards, ready_first)
     else:
         order = schedule_sequence(st, seq, srcs, dsts, load_latency, guards, pressure, in_time)
     return [keep[i] for i in order]

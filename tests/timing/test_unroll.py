@@ -322,3 +322,45 @@ def test_an_unrolled_loop_hoists_as_many_loaded_registers_as_its_sass():
     for name, value in off.metrics.items():
         if name not in timing_only:
             assert on.metrics[name] == value, name
+
+
+def test_a_load_with_a_ready_address_goes_before_one_whose_address_is_still_to_compute():
+    """naive_private_ab at the 5 loaded registers of its SASS: in program order (B then A, each B
+    address an add of its own) 3 B loads are in flight at each FMA; with ready_first the A load
+    ([base + offset], nothing to compute) takes the fifth register, as in the NVRTC 13.5 SASS where
+    A runs one k ahead and 2 B loads are in flight (benchmarks/microbench/naive_latency)."""
+    from simgpu.timing.isa import K_FREE as FREE
+    from simgpu.timing.reg_pressure import block_live_sets, register_weights
+
+    mod = sg.RawModule(code=NAIVE_PRIVATE)
+    lk = mod.linked("private_ab")
+    cfg = default_config()
+    stt = build_static(lk, cfg)
+    conv = if_convertible_branches(lk, cfg.if_convert_max_instructions)
+    blocks = basic_blocks(lk, conv, set(), slow_path_calls(lk))
+    (a, b), = unrolled_loops(lk, stt, blocks, cfg)
+    j, n = blocks.index((a, b)), b - a
+    live_in, live_out = block_live_sets(lk, stt.src, stt.dst, blocks, conv)
+    w = register_weights(lk, stt.n_regs, stt.dst, stt.kind == FREE)
+    bases: dict[str, list[int]] = {}
+    for pc in range(a, b):
+        if stt.kind[pc] == K_GLD:
+            bases.setdefault(lk.instructions[pc].operands[1].base.name, []).append(pc)
+    own_add = {pc for pcs in bases.values() if len(pcs) == 1 for pc in pcs}  # the B loads
+    assert len(own_add) == 4 and len(bases) == 5
+
+    def b_in_flight(ready_first: bool) -> list[int]:
+        order = unrolled_order(stt, a, b, 4, 400, None, (w, live_in[j], live_out[j], 32), True,
+                               loaded_registers=5, ready_first=ready_first)
+        issued, out = 0, []
+        for p in order:
+            pc = a + p % n
+            issued += pc in own_add
+            if lk.instructions[pc].opcode == "fma":
+                out.append(issued - len(out))
+        return out
+
+    plain, ready = b_in_flight(False), b_in_flight(True)
+    assert len(plain) == len(ready) == 16
+    assert plain[:14] == [3] * 14
+    assert max(ready) == 3 and sum(x == 2 for x in ready[:14]) >= 10
