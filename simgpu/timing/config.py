@@ -587,8 +587,9 @@ class TimingConfig:
     # 50.8, 35.7 -> 47.2; gemm_naive's shape 19.9, 19.2 -> 19.3. Over the 255 recorded launches
     # (2026-12-05): kernel-time MAPE 10.85 -> 10.68 %, within 10 % 147 -> 149; typical4
     # batched_vecmat -22.2 -> +3.8 %, typical3 dgemm_naive -18.0 -> +0.5 %, typical10 dgemv_t_cols
-    # -7.3 -> -0.8 %, cal gemm_naive -2.8 -> -2.0 %, no other by 0.5 point; L2 reads within 2 %: batched_vecmat now
-    # passes, typical5 gemm_abt_naive now fails (-1.4 -> -4.8 %).
+    # -7.3 -> -0.8 %, cal gemm_naive -2.8 -> -2.0 %, no other by 0.5 point; L2 reads within 2 %:
+    # batched_vecmat now passes, typical5 gemm_abt_naive now fails (-1.4 -> -4.8 %).
+    # benchmarks/microbench/ready_first: a blind test on six kernels written after it (predictions).
     ptxas_ready_load_first: bool = True
     # schedule with a clock (one issue a cycle): among the ready instructions take what can issue
     # soonest, then the longest path, as ptxas fills a load's latency with independent work rather

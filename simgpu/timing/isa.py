@@ -547,8 +547,8 @@ def hoisted_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], dst
     (7 doubles). For runs without dependent_loads: ptxas lays out an index load and the load it
     feeds otherwise (typical spmv_csr: twelve index and value loads, then the x loads), so they
     are list-scheduled instead. With `ready_first`, where the next load's address needs
-    arithmetic not yet issued, the load after it goes first if its address is ready (nothing it
-    needs is left) and it fits: ptxas fills the address arithmetic's latency with it. In the
+    arithmetic not yet issued, the load after it goes first (once) if its address is ready
+    (nothing it needs is left) and it fits: ptxas fills the address arithmetic's latency with it. In the
     NVRTC 13.5 sm_90 SASS of benchmarks/microbench/naive_latency's naive_private_ab (5 registers
     ahead) the A loads ([R18+imm]) run one k ahead of the B loads (a 64-bit add apiece), so 2 B
     loads are in flight at each FFMA's wait, where program order (B before A in the PTX) keeps 3.
@@ -576,13 +576,15 @@ def hoisted_sequence(st: StaticTable, seq: list[int], srcs: list[list[int]], dst
 
     loads = [i for i in range(n) if is_load[i]]
     nxt = cursor = 0
+    swapped_for = -1
     while len(order) < n:
         while nxt < len(loads):
             if done[loads[nxt]]:
                 nxt += 1
                 continue
             group = needs(loads[nxt])
-            if ready_first and len(group) > 1:
+            if ready_first and len(group) > 1 and swapped_for != nxt:  # one ready load per waiting one
+                swapped_for = nxt
                 later = next((j for j in loads[nxt + 1:] if not done[j]), None)
                 if later is not None and needs(later) == [later] and tracker.fits([later]):
                     emit(later)
