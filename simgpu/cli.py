@@ -1,11 +1,13 @@
-"""The `simgpu` command: list and run built-in programs, print PTX, run a kernel from a .cu file,
-validate against real-GPU measurements, and compare with a real GPU."""
+"""The `simgpu` command: list and run built-in programs, print PTX or SASS, run a kernel from a .cu
+file, validate against real-GPU measurements, and compare with a real GPU."""
 
 from __future__ import annotations
 
 import json
 import re
 import sys
+from collections.abc import Callable
+from typing import TypeVar
 
 import click
 import numpy as np
@@ -13,6 +15,7 @@ import numpy as np
 import simgpu as sg
 from simgpu.arch import PRESETS
 
+T = TypeVar("T")
 _DTYPES = {"f32": np.float32, "f64": np.float64, "f16": np.float16, "i32": np.int32, "u32": np.uint32,
            "i64": np.int64, "u64": np.uint64, "i8": np.int8, "u8": np.uint8, "i16": np.int16, "u16": np.uint16}
 
@@ -101,6 +104,16 @@ def _print_instructions(report) -> None:
         click.echo(f"    line {row['line']:>4} {row['text'][:50]:<50} warps {row['warps']:>9,}{extra}")
 
 
+def _compiled(source: str, compile_code: Callable[[str], T]) -> T:
+    """compile_code(the text of SOURCE), with NVRTC's errors as a command-line error."""
+    with open(source) as f:
+        code = f.read()
+    try:
+        return compile_code(code)
+    except sg.CompileError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
 @main.command("ptx")
 @click.argument("source", type=click.Path(exists=True, dir_okay=False))
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the PTX here instead of stdout.")
@@ -110,17 +123,52 @@ def print_ptx(source: str, output: str | None, options: tuple[str, ...], arch: s
     """Compile a CUDA C SOURCE file with NVRTC and print its PTX."""
     from simgpu.frontend.nvrtc import compile_to_ptx
 
-    with open(source) as f:
-        code = f.read()
-    try:
-        ptx = compile_to_ptx(code, options, arch=sg.get_preset(arch).nvrtc_arch, name=source)
-    except sg.CompileError as exc:
-        raise click.ClickException(str(exc)) from None
+    ptx = _compiled(source, lambda code: compile_to_ptx(code, options, arch=sg.get_preset(arch).nvrtc_arch,
+                                                        name=source))
     if output:
         with open(output, "w") as f:
             f.write(ptx)
     else:
         click.echo(ptx)
+
+
+@main.command("sass")
+@click.argument("source", type=click.Path(exists=True, dir_okay=False))
+@click.option("--kernel", "kernels", multiple=True, help="Only this kernel (repeatable; default: all).")
+@click.option("--option", "options", multiple=True, help="An NVRTC option, e.g. -DTILE=32 (repeatable).")
+@click.option("--arch", "--gpu", "arch", default="h200", type=click.Choice(sorted(PRESETS)))
+def print_sass(source: str, kernels: tuple[str, ...], options: tuple[str, ...], arch: str) -> None:
+    """Compile a CUDA C SOURCE file with NVRTC to the real architecture's machine code and print
+    each kernel's SASS with its scheduling control bits (stall, yield, scoreboards set and waited
+    on), its registers and the loops with global loads the timing model reads."""
+    from simgpu.frontend.cubin import read_cubin
+    from simgpu.frontend.nvrtc import compile_to_cubin
+    from simgpu.frontend.sass import find_nvdisasm, kernel_loops, nvdisasm_functions, run_nvdisasm
+    from simgpu.frontend.sass_listing import format_listing, sass_listing
+
+    tool = find_nvdisasm()
+    if tool is None:
+        raise click.ClickException("nvdisasm not found: install the nvidia-cuda-nvdisasm wheel (a simgpu "
+                                   "dependency), put nvdisasm on PATH or point SIMGPU_NVDISASM at it")
+    cubin = _compiled(source, lambda code: compile_to_cubin(code, options, arch=sg.get_preset(arch).sass_arch,
+                                                            name=source))
+    text = run_nvdisasm(cubin, tool, "-c", "-hex")
+    if text is None:
+        raise click.ClickException(f"nvdisasm ({tool}) could not disassemble the cubin of {source}")
+    listing, bodies, codes = sass_listing(text), nvdisasm_functions(text), read_cubin(cubin)
+    unknown = [k for k in kernels if k not in listing]
+    if unknown:
+        raise click.ClickException(f"{source} has no kernel {', '.join(map(repr, unknown))}; "
+                                   f"its kernels: {', '.join(sorted(listing))}")
+    for name in kernels or sorted(listing):
+        mc = codes.get(name)
+        loops = kernel_loops(bodies.get(name, ""))
+        click.echo(f"== {name}: {mc.registers if mc else '?'} registers, {len(listing[name])} instructions")
+        for i, loop in enumerate(loops):
+            click.echo(f"   innermost loop {i} with global loads: {loop.loads} loads, "
+                       f"{loop.loaded_ahead} registers of loaded values before the first use")
+        click.echo(format_listing(listing[name]))
+        click.echo()
 
 
 _ARG = re.compile(r"^(?:(?P<fill>zeros|ones|rand|arange):)?(?P<dt>[a-z]+\d+)(?:\[(?P<n>\d+)\]|:(?P<val>[-+.\deE]+))$")

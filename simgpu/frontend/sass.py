@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -61,25 +62,31 @@ def disassemble(cubin: bytes, use_cache: bool = True) -> dict[str, str] | None:
             return nvdisasm_functions(cached.read_text())
         except OSError:
             pass
-    with tempfile.TemporaryDirectory(prefix="simgpu-sass-") as tmp:
-        path = os.path.join(tmp, "module.cubin")
-        with open(path, "wb") as f:
-            f.write(cubin)
-        try:
-            out = subprocess.run([tool, "-c", path], capture_output=True, text=True, timeout=60)
-        except (OSError, subprocess.TimeoutExpired):
-            return None
-    if out.returncode != 0:
+    text = run_nvdisasm(cubin, tool, "-c")
+    if text is None:
         return None
     if cached is not None:
         try:
             cached.parent.mkdir(parents=True, exist_ok=True)
             tmp_path = cached.with_suffix(f".{os.getpid()}.tmp")
-            tmp_path.write_text(out.stdout)
+            tmp_path.write_text(text)
             tmp_path.replace(cached)
         except OSError:
             pass  # a read-only cache is not an error; nvdisasm runs again next time
-    return nvdisasm_functions(out.stdout)
+    return nvdisasm_functions(text)
+
+
+def run_nvdisasm(cubin: bytes, tool: str, *flags: str) -> str | None:
+    """nvdisasm's text for `cubin` with `flags`; None if it fails."""
+    with tempfile.TemporaryDirectory(prefix="simgpu-sass-") as tmp:
+        path = os.path.join(tmp, "module.cubin")
+        with open(path, "wb") as f:
+            f.write(cubin)
+        try:
+            out = subprocess.run([tool, *flags, path], capture_output=True, text=True, timeout=60)
+        except (OSError, subprocess.TimeoutExpired):
+            return None
+    return out.stdout if out.returncode == 0 else None
 
 
 def sass_cache_path(cubin: bytes, tool: str) -> Path:
@@ -91,28 +98,37 @@ def sass_cache_path(cubin: bytes, tool: str) -> Path:
     return cache_dir().parent / "sass" / f"{key.hexdigest()[:32]}.sass"
 
 
+def nvdisasm_lines(text: str) -> Iterator[tuple[str, tuple[str, ...], str]]:
+    """(kernel, the branch labels just before the line, line) for each line of nvdisasm's text
+    inside a `.text.<kernel>` section that is neither its header nor a label."""
+    kernel: str | None = None
+    labels: list[str] = []
+    for line in text.splitlines():
+        head = re.match(r"//-+ \.text\.(\S+)\s+-+", line)
+        if head:
+            kernel, labels = head.group(1), []
+            continue
+        label = re.match(r"^\s*(\.L_x_\d+):", line)
+        if label:
+            labels.append(label.group(1))
+        elif kernel is not None:
+            yield kernel, tuple(labels), line
+            if re.match(r"^\s*/\*[0-9a-f]{4,}\*/", line):
+                labels = []
+
+
 def nvdisasm_functions(text: str) -> dict[str, str]:
     """nvdisasm -c output as sass_functions gives cuobjdump's: per `.text.<kernel>` section, its
     `/*addr*/ instruction ;` lines, each branch's label replaced by its target's address."""
     funcs: dict[str, list[tuple[int, str]]] = {}
     labels: dict[str, int] = {}
-    pending: list[str] = []
-    current: list[tuple[int, str]] | None = None
-    for line in text.splitlines():
-        head = re.match(r"//-+ \.text\.(\S+)\s+-+", line)
-        if head:
-            current = funcs.setdefault(head.group(1), [])
-            continue
-        label = re.match(r"^\s*(\.L_x_\d+):", line)
-        if label:
-            pending.append(label.group(1))
-            continue
+    for kernel, before, line in nvdisasm_lines(text):
+        body = funcs.setdefault(kernel, [])
         ins = re.match(r"^\s*/\*([0-9a-f]{4,})\*/\s+(.*)$", line)
-        if ins and current is not None:
+        if ins:
             addr = int(ins.group(1), 16)
-            labels.update((name, addr) for name in pending)
-            pending = []
-            current.append((addr, ins.group(2)))
+            labels.update((name, addr) for name in before)
+            body.append((addr, ins.group(2)))
 
     def resolved(s: str) -> str:
         return re.sub(r"`\((\.L_x_\d+)\)", lambda m: f"0x{labels[m.group(1)]:x}" if m.group(1) in labels
