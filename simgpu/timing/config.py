@@ -591,6 +591,19 @@ class TimingConfig:
     # batched_vecmat now passes, typical5 gemm_abt_naive now fails (-1.4 -> -4.8 %).
     # benchmarks/microbench/ready_first: a blind test on six kernels written after it (predictions).
     ptxas_ready_load_first: bool = True
+    # ptxas's loads share scoreboards, and a consumer waits until every load on its scoreboard
+    # has landed (unroll.scoreboard_groups: the loads with one first consumer form a group, a new
+    # group takes a free scoreboard, else joins the one opened last; that rule gives ptxas's
+    # grouping for 99 of 113 recorded SASS loops, validation/sass_barriers.py). Applied to the
+    # loops ptxas unrolled, with the 4 scoreboards (SB2-SB5) the loads of 69 of 96 recorded
+    # kernels with 4+ loads use. OFF: over the 255 recorded launches (2026-12-05) it made cal
+    # gemm_naive -2.0 -> +23.4 % and batched_vecmat +3.8 -> +10.9 % (MAPE 10.68 -> 10.79 %, nothing
+    # else moved 2 points): the H200 shares its scoreboards and still runs gemm_naive in 19.9 us,
+    # so the model's layout or its loads' latency spread makes a group's last load come later than
+    # on the chip. What to look at next: the model's groups pick up a load issued after another
+    # scoreboard was freed (gemm_naive's layout), which ptxas puts on the freed one.
+    ptxas_shared_scoreboards: bool = False
+    ptxas_load_scoreboards: int = 4
     # schedule with a clock (one issue a cycle): among the ready instructions take what can issue
     # soonest, then the longest path, as ptxas fills a load's latency with independent work rather
     # than putting its consumer straight after it. Over the 242 recorded launches (2026-12-04, with

@@ -59,7 +59,13 @@ from simgpu.timing.reg_pressure import block_live_sets, register_weights
 from simgpu.timing.replay import N_REASONS, replay
 from simgpu.timing.retime import changed_share, walked_streams
 from simgpu.timing.store_lines import StoreCounts, pending_fills, store_rings
-from simgpu.timing.unroll import sass_loaded_ahead, unrolled_loops, unrolled_order, with_copies
+from simgpu.timing.unroll import (
+    sass_loaded_ahead,
+    scoreboard_groups,
+    unrolled_loops,
+    unrolled_order,
+    with_copies,
+)
 
 POLICIES = {"gto": 0, "lrr": 1}
 RECORD_AUTO_LIMIT = 2_000_000  # record="auto" keeps the per-cycle record below this many warp instructions
@@ -436,8 +442,12 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     # per-pc inputs a copy repeats and onto which its per-pc counts fold back
     n_pc0 = len(st.kind)
     pc_of = np.arange(n_pc0, dtype=np.int64)
+    n_sb = cfg.ptxas_load_scoreboards if (unrolled and cfg.ptxas_shared_scoreboards) else 0
     if unrolled:
-        st, pc_of, firsts = with_copies(st, [(a, n, f) for a, n, f, _ in unrolled])
+        # which loads share a scoreboard, and so land for their consumers together (unroll.py)
+        boards = ([scoreboard_groups(st, a, a + n, f, order, n_sb) for a, n, f, order in unrolled]
+                  if n_sb else None)
+        st, pc_of, firsts = with_copies(st, [(a, n, f) for a, n, f, _ in unrolled], boards, n_sb)
         unrolled = [(*u, first) for u, first in zip(unrolled, firsts)]
     dram_pc = None
     dram_w = np.zeros(len(st.kind), np.float64)  # per pc, DRAM sectors written back per execution
@@ -529,7 +539,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         stores = (stores_on, sr.store_off, sr.store_line, sr.store_info, rings, *run.store_counts,
                   pending_fills(num_sms, pend_on, miss_lines))
         run.cycles = int(replay(
-            st.kind, st.pipe, st.lat, st.ii, slots, st.sb, st.src, st.dst, st.n_regs,
+            st.kind, st.pipe, st.lat, st.ii, slots, st.sb, st.src, st.dst, st.n_regs, n_sb,
             sr.e_pc, sr.rows, sr.warp_row0,
             sr.warp_off, sr.cta_warp0, sr.cta_nwarps,
             num_sms, sm_order(num_sms), pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, POLICIES[policy],

@@ -136,15 +136,16 @@ def _interp(u, xs, ys):
 
 
 @njit(cache=True, inline="always")
-def _operands_ready(gs, pc, zs, src, dst, reg_st):
+def _operands_ready(gs, pc, zs, src, dst, reg_st, n_sb):
     """When the warp in slot gs can issue pc as far as its own state goes: its ready time, raised by
     every source or destination register still in flight; and why it waits (the last raise).
     reg_st[gs, reg]: the register's ready cycle << 2 | its scoreboard class (SB_*)."""
     r, reason = _regs_ready(gs, src, pc, MAX_SRC, reg_st, np.int64(zs[gs, F_READY]), np.int64(zs[gs, F_RREASON]),
                             reg_st.shape[1])
-    # the last three registers are cp.async's group pseudo registers (isa.build_static): no
+    # the last three registers are cp.async's group pseudo registers (isa.build_static), the n_sb
+    # before them the scoreboards of unrolled loops' loads (unroll.scoreboard_groups): no
     # write-after-write wait on them
-    return _regs_ready(gs, dst, pc, MAX_DST, reg_st, r, reason, reg_st.shape[1] - 3)
+    return _regs_ready(gs, dst, pc, MAX_DST, reg_st, r, reason, reg_st.shape[1] - 3 - n_sb)
 
 
 @njit(cache=True, inline="always")
@@ -238,7 +239,7 @@ def _line_units(u_off, u_line, u_cyc, n_units, unit_free, mr, st):
 
 
 @njit(cache=True)
-def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
+def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
            e_pc, rows, warp_row0,
            warp_off, cta_warp0, cta_nwarps,
            num_sms, sm_order, pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, policy, fair_lsu,
@@ -453,7 +454,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                     n_act = _activate(act_sm, n_act, best)
                 if zs[z, F_PTR] < zs[z, F_END]:
                     pc0 = e_pc[zs[z, F_PTR]]
-                    z_opr[z], zs[z, F_RSN] = _operands_ready(z, pc0, zs, src, dst, reg_st)
+                    z_opr[z], zs[z, F_RSN] = _operands_ready(z, pc0, zs, src, dst, reg_st, n_sb)
                     zs[z, F_PC] = pc0
                 else:
                     # a warp with nothing to run: done a cycle after it is ready (its own launch offset)
@@ -742,7 +743,11 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                     reg = dst[pc, j]
                     if reg < 0:
                         break
-                    if reg == n_regs - 3:  # a cp.async copy: its group is done when its last copy is
+                    if n_regs - 3 - n_sb <= reg < n_regs - 3:  # a load's scoreboard: its latest landing
+                        v = (done_t << 2) | sb[pc]
+                        if v > reg_st[gs, reg]:
+                            reg_st[gs, reg] = v
+                    elif reg == n_regs - 3:  # a cp.async copy: its group is done when its last copy is
                         v = (done_t << 2) | sb[pc]
                         if v > reg_st[gs, reg]:
                             reg_st[gs, reg] = v
@@ -767,7 +772,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                 zs[gs, F_PTR] = e + 1
                 if e + 1 < zs[gs, F_END]:
                     pc1 = e_pc[e + 1]
-                    z_opr[gs], zs[gs, F_RSN] = _operands_ready(gs, pc1, zs, src, dst, reg_st)
+                    z_opr[gs], zs[gs, F_RSN] = _operands_ready(gs, pc1, zs, src, dst, reg_st, n_sb)
                     zs[gs, F_PC] = pc1
                 sched_wake[sc] = t + slots[pc]
                 g = zs[gs, F_G]
@@ -814,7 +819,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs,
                             if zs[z2, F_PTR] < zs[z2, F_END]:
                                 pc2 = e_pc[zs[z2, F_PTR]]
                                 z_opr[z2], zs[z2, F_RSN] = _operands_ready(z2, pc2, zs, src, dst,
-                                                                       reg_st)
+                                                                       reg_st, n_sb)
                                 zs[z2, F_PC] = pc2
                             if sched_wake[sc2] > rel:
                                 sched_wake[sc2] = rel

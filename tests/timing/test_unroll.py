@@ -277,6 +277,45 @@ def test_a_gather_loop_is_list_scheduled():
         assert dependent_loads(stt, seq, srcs, dsts) == gathers, name
 
 
+def _unrolled_loop(source: str, kernel: str):
+    """(linked kernel, static table, loop start, loop end, register pressure) of the kernel's one
+    unrolled loop, as simulate_timing hands them to unrolled_order (32 registers a thread)."""
+    from simgpu.timing.isa import K_FREE as FREE
+    from simgpu.timing.reg_pressure import block_live_sets, register_weights
+
+    lk = sg.RawModule(code=source).linked(kernel)
+    cfg = default_config()
+    stt = build_static(lk, cfg)
+    conv = if_convertible_branches(lk, cfg.if_convert_max_instructions)
+    blocks = basic_blocks(lk, conv, set(), slow_path_calls(lk))
+    (a, b), = unrolled_loops(lk, stt, blocks, cfg)
+    live_in, live_out = block_live_sets(lk, stt.src, stt.dst, blocks, conv)
+    w = register_weights(lk, stt.n_regs, stt.dst, stt.kind == FREE)
+    j = blocks.index((a, b))
+    return lk, stt, a, b, (w, live_in[j], live_out[j], 32)
+
+
+def _one_warp_on_off(source: str, kernel: str, field: str):
+    """One warp of a 64 x 64 x 64 naive GEMM with config `field` off and on: the two reports, after
+    checking that no counter but the time's differs."""
+    mod = sg.RawModule(code=source)
+    n = 64
+    rng = np.random.default_rng(2)
+    a, b = (sg.asarray(rng.random(n * n, dtype=np.float32)) for _ in range(2))
+    reports = {}
+    for on in (False, True):
+        c = sg.zeros(n * n, dtype=np.float32)
+        with overridden(**{field: on}):
+            reports[on] = mod.get_function(kernel)((1, 1), (16, 2), (a, b, c, np.int32(n), np.int32(n),
+                                                                     np.int32(n)))
+    off, on = reports[False], reports[True]
+    timing_only = set(on.timing.metrics)
+    for name, value in off.metrics.items():
+        if name not in timing_only:
+            assert on.metrics[name] == value, name
+    return off, on
+
+
 NAIVE_PRIVATE = r"""
 extern "C" __global__ void private_ab(const float* A0, const float* B0, float* C, int M, int N, int K)
 {   // benchmarks/microbench/naive_latency: the calibration gemm_naive with 64-bit offsets on A and B
@@ -307,21 +346,8 @@ def test_an_unrolled_loop_hoists_as_many_loaded_registers_as_its_sass():
     picked = unrolled_loops(lk, stt, blocks, cfg)
     assert len(picked) == 1 and set(ahead) == set(picked)
     assert ahead[picked[0]] == max(loops, key=lambda x: x.loads).loaded_ahead < cfg.ptxas_loaded_registers
-    n = 64
-    rng = np.random.default_rng(2)
-    a, b = (sg.asarray(rng.random(n * n, dtype=np.float32)) for _ in range(2))
-    reports = {}
-    for on in (False, True):
-        c = sg.zeros(n * n, dtype=np.float32)
-        with overridden(ptxas_layout_from_sass=on):
-            reports[on] = mod.get_function("private_ab")((1, 1), (16, 2), (a, b, c, np.int32(n), np.int32(n),
-                                                                          np.int32(n)))
-    off, on = reports[False], reports[True]
+    off, on = _one_warp_on_off(NAIVE_PRIVATE, "private_ab", "ptxas_layout_from_sass")
     assert on.metrics["gpu__time_duration.sum"] > 1.3 * off.metrics["gpu__time_duration.sum"]
-    timing_only = set(on.timing.metrics)
-    for name, value in off.metrics.items():
-        if name not in timing_only:
-            assert on.metrics[name] == value, name
 
 
 def test_a_load_with_a_ready_address_goes_before_one_whose_address_is_still_to_compute():
@@ -329,19 +355,8 @@ def test_a_load_with_a_ready_address_goes_before_one_whose_address_is_still_to_c
     address an add of its own) 3 B loads are in flight at each FMA; with ready_first the A load
     ([base + offset], nothing to compute) takes the fifth register, as in the NVRTC 13.5 SASS where
     A runs one k ahead and 2 B loads are in flight (benchmarks/microbench/naive_latency)."""
-    from simgpu.timing.isa import K_FREE as FREE
-    from simgpu.timing.reg_pressure import block_live_sets, register_weights
-
-    mod = sg.RawModule(code=NAIVE_PRIVATE)
-    lk = mod.linked("private_ab")
-    cfg = default_config()
-    stt = build_static(lk, cfg)
-    conv = if_convertible_branches(lk, cfg.if_convert_max_instructions)
-    blocks = basic_blocks(lk, conv, set(), slow_path_calls(lk))
-    (a, b), = unrolled_loops(lk, stt, blocks, cfg)
-    j, n = blocks.index((a, b)), b - a
-    live_in, live_out = block_live_sets(lk, stt.src, stt.dst, blocks, conv)
-    w = register_weights(lk, stt.n_regs, stt.dst, stt.kind == FREE)
+    lk, stt, a, b, pressure = _unrolled_loop(NAIVE_PRIVATE, "private_ab")
+    n = b - a
     bases: dict[str, list[int]] = {}
     for pc in range(a, b):
         if stt.kind[pc] == K_GLD:
@@ -350,8 +365,8 @@ def test_a_load_with_a_ready_address_goes_before_one_whose_address_is_still_to_c
     assert len(own_add) == 4 and len(bases) == 5
 
     def b_in_flight(ready_first: bool) -> list[int]:
-        order = unrolled_order(stt, a, b, 4, 400, None, (w, live_in[j], live_out[j], 32), True,
-                               loaded_registers=5, ready_first=ready_first)
+        order = unrolled_order(stt, a, b, 4, 400, None, pressure, True, loaded_registers=5,
+                               ready_first=ready_first)
         issued, out = 0, []
         for p in order:
             pc = a + p % n
@@ -364,3 +379,45 @@ def test_a_load_with_a_ready_address_goes_before_one_whose_address_is_still_to_c
     assert len(plain) == len(ready) == 16
     assert plain[:14] == [3] * 14
     assert max(ready) == 3 and sum(x == 2 for x in ready[:14]) >= 10
+
+
+NAIVE_SHARED = r"""
+extern "C" __global__ void shared_ab(const float* A, const float* B, float* C, int M, int N, int K)
+{   // the calibration gemm_naive: ptxas keeps 13 registers of loads ahead in its unrolled loop
+    int row = blockIdx.y * blockDim.y + threadIdx.y, col = blockIdx.x * blockDim.x + threadIdx.x;
+    if (row < M && col < N) {
+        float acc = 0.0f;
+        for (int k = 0; k < K; ++k) acc += A[row * K + k] * B[k * N + col];
+        C[row * N + col] = acc;
+    }
+}
+"""
+
+
+def test_scoreboards_group_the_first_loads_as_ptxas_does():
+    """gemm_naive's loop at 13 loaded registers: the first three k's loads take a scoreboard per k,
+    the next seven share the fourth, as in the NVRTC 13.5 SASS (SB2 SB2 SB3 SB3 SB4 SB4, then SB5
+    seven times); each FMA waits on its k's scoreboard (or none, where an earlier wait covered it)."""
+    from simgpu.timing.unroll import scoreboard_groups
+
+    lk, stt, a, b, pressure = _unrolled_loop(NAIVE_SHARED, "shared_ab")
+    n = b - a
+    order = unrolled_order(stt, a, b, 4, 400, None, pressure, True, loaded_registers=13, ready_first=True)
+    load_sb, waits = scoreboard_groups(stt, a, b, 4, order, 4)
+    loads = [p for p in order if stt.kind[a + p % n] == K_GLD]
+    assert len(loads) == 32 and set(load_sb) == set(loads)
+    assert [load_sb[p] for p in loads[:13]] == [0, 0, 1, 1, 2, 2, 3, 3, 3, 3, 3, 3, 3]
+    fmas = [p for p in order if lk.instructions[a + p % n].opcode == "fma"]
+    assert waits.get(fmas[0]) == [0] and waits.get(fmas[3]) == [3] and fmas[4] not in waits
+    assert all(len(v) == 1 for v in waits.values()) and set(waits) <= set(fmas)
+
+
+def test_shared_scoreboards_make_a_consumer_wait_for_its_group_and_change_no_counter():
+    """With config ptxas_shared_scoreboards one warp's walk takes longer (each FMA waits for every
+    load on its scoreboard), the group's loads still issue back to back (no write-after-write wait
+    on the scoreboard), and no counter but the time's changes."""
+    off, on = _one_warp_on_off(NAIVE_SHARED, "shared_ab", "ptxas_shared_scoreboards")
+    assert on.metrics["gpu__time_duration.sum"] > 1.05 * off.metrics["gpu__time_duration.sum"]
+    rec = on.timing.record
+    loads = [int(t) for pc, t in zip(rec.pc, rec.issue) if rec.linked.mem_class[int(pc)] == "global_ld"]
+    assert len(loads) == 2 * 64 and loads[12] - loads[0] < 200  # a DRAM latency is ~800 cycles
