@@ -592,17 +592,17 @@ class TimingConfig:
     # benchmarks/microbench/ready_first: a blind test on six kernels written after it (predictions).
     ptxas_ready_load_first: bool = True
     # ptxas's loads share scoreboards, and a consumer waits until every load on its scoreboard
-    # has landed (unroll.scoreboard_groups: the loads with one first consumer form a group, a new
-    # group takes a free scoreboard, else joins the one opened last; that rule gives ptxas's
-    # grouping for 99 of 113 recorded SASS loops, validation/sass_barriers.py). Applied to the
-    # loops ptxas unrolled, with the 4 scoreboards (SB2-SB5) the loads of 69 of 96 recorded
-    # kernels with 4+ loads use. OFF: over the 255 recorded launches (2026-12-05) it made cal
-    # gemm_naive -2.0 -> +23.4 % and batched_vecmat +3.8 -> +10.9 % (MAPE 10.68 -> 10.79 %, nothing
-    # else moved 2 points): the H200 shares its scoreboards and still runs gemm_naive in 19.9 us,
-    # so the model's layout or its loads' latency spread makes a group's last load come later than
-    # on the chip. What to look at next: the model's groups pick up a load issued after another
-    # scoreboard was freed (gemm_naive's layout), which ptxas puts on the freed one.
-    ptxas_shared_scoreboards: bool = False
+    # has landed (gemm_naive's SASS loop: SB2 SB2 SB3 SB3 SB4 SB4, then seven loads on SB5).
+    # unroll.scoreboard_groups lays the groups over the loops ptxas unrolled, with the 4
+    # scoreboards (SB2-SB5) the loads of 69 of 96 recorded kernels with 4+ loads use; its rule
+    # gives ptxas's grouping for 90 of 113 recorded SASS loops (validation/sass_barriers.py).
+    # Over the 255 recorded launches (2026-12-05): kernel-time MAPE 10.68 -> 10.65 %, within 10 %
+    # 149 -> 150, within 20 % 219 -> 220; typical gemv_cols -4.0 -> +0.0 %, col_sum_double -16.6
+    # -> -14.7 %, spmv_csr -11.2 -> -9.7 %, half2_gemv_rows -16.9 -> -15.4 %, cal gemm_naive -2.0
+    # -> -0.8 %; batched_vecmat +3.8 -> +5.9 %, row_sum_naive +0.4 -> -0.6 %; no check changed.
+    # (The rule that also joins an older busy group, 99 of 113 on the SASS, put loads issued
+    # after a wait into it on the model's layouts: cal gemm_naive +23.4 %, MAPE 10.79 %.)
+    ptxas_shared_scoreboards: bool = True
     ptxas_load_scoreboards: int = 4
     # schedule with a clock (one issue a cycle): among the ready instructions take what can issue
     # soonest, then the longest path, as ptxas fills a load's latency with independent work rather
