@@ -26,27 +26,22 @@ from pathlib import Path
 
 from l2_reads import SUITES
 
+from simgpu.frontend.sass import registers
+
 HERE = Path(__file__).resolve().parent
-
-
-def _regs(text: str) -> list[int]:
-    out = []
-    for r, wide in re.findall(r"\bR(\d+)(\.64)?\b", text):
-        out += [int(r), int(r) + 1] if wide else [int(r)]
-    return out
 
 
 def _operands(text: str) -> tuple[str, list[int], list[int]]:
     """(opcode, registers written, registers read) of one SASS instruction's text."""
     op, _, rest = re.sub(r"^@!?U?P\w+\s+", "", text).partition(" ")
     if op.startswith(("ST", "RED", "BRA", "EXIT", "BAR")) or not rest:
-        return op, [], _regs(rest)
+        return op, [], registers(rest)
     dst, _, src = rest.partition(",")
-    regs = _regs(dst)
+    regs = registers(dst)
     if op.startswith("LDG") and regs:
         width = 4 if ".128" in op else 2 if ".64" in op else 1
         regs = list(range(regs[0], regs[0] + width))
-    return op, regs, _regs(src)
+    return op, regs, registers(src)
 
 
 def predicted_groups(loop) -> list[int] | None:

@@ -158,7 +158,8 @@ def sass_loops(body: str) -> list[list[str]]:
     return [ins[a:b + 1] for a, b in inner if any(is_register_load(x) for x in ins[a:b + 1])]
 
 
-def _registers(s: str) -> list[int]:
+def registers(s: str) -> list[int]:
+    """The R registers an operand text names, a .64 pair as both."""
     out = []
     for r, wide in re.findall(r"\bR(\d+)(\.64)?", s):
         out += [int(r), int(r) + 1] if wide else [int(r)]
@@ -177,13 +178,13 @@ def loaded_ahead(body: list[str]) -> int:
     for x in body:
         op, _, rest = x.partition(" ")
         if is_register_load(op):
-            if set(_registers(rest.split("[", 1)[1])) & loaded:
+            if set(registers(rest.split("[", 1)[1])) & loaded:
                 break
             width = 4 if ".128" in op else 2 if ".64" in op else 1
-            first = _registers(rest.split(",", 1)[0])[0]
+            first = registers(rest.split(",", 1)[0])[0]
             loaded |= set(range(first, first + width))
             count += width
-        elif set(_registers(rest if op.startswith("ST") else rest.partition(",")[2] or rest)) & loaded:
+        elif set(registers(rest if op.startswith("ST") else rest.partition(",")[2] or rest)) & loaded:
             break
     return count
 

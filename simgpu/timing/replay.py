@@ -743,11 +743,9 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
                     reg = dst[pc, j]
                     if reg < 0:
                         break
-                    if n_regs - 3 - n_sb <= reg < n_regs - 3:  # a load's scoreboard: its latest landing
-                        v = (done_t << 2) | sb[pc]
-                        if v > reg_st[gs, reg]:
-                            reg_st[gs, reg] = v
-                    elif reg == n_regs - 3:  # a cp.async copy: its group is done when its last copy is
+                    # a load's scoreboard (unroll.scoreboard_groups) or a cp.async copy's group:
+                    # done when the latest of its loads or copies lands
+                    if n_regs - 3 - n_sb <= reg <= n_regs - 3:
                         v = (done_t << 2) | sb[pc]
                         if v > reg_st[gs, reg]:
                             reg_st[gs, reg] = v

@@ -259,7 +259,7 @@ def scoreboard_groups(st: StaticTable, a: int, b: int, factor: int, order: list[
             waits[p] = need
             pending = {r: sb for r, sb in pending.items() if sb not in need}
             busy.difference_update(need)
-            free += [sb for sb in need if sb not in free]
+            free += need  # each was busy, so none is in free
             freed_since_open = True
         if p in first_use:
             use = first_use[p]
