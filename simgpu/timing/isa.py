@@ -357,9 +357,13 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
         dst[pc, :len(dregs)] = dregs
     readonly = np.array([k == K_GLD and (ins.opcode in ("ldu", "tex", "tld4") or "nc" in ins.mods)
                          for k, ins in zip(kind, lk.instructions)], bool)
-    timer = np.array([any(isinstance(o, Special) and o.name.startswith(_TIMER_SPECIALS) for o in ins.operands)
-                      for ins in lk.instructions], bool)
-    return StaticTable(kind, pipe, lat, ii, sb, src, dst, n_regs, readonly, slots, timer)
+    return StaticTable(kind, pipe, lat, ii, sb, src, dst, n_regs, readonly, slots, timer_reads(lk))
+
+
+def timer_reads(lk: LinkedKernel) -> np.ndarray:
+    """bool per pc: the instruction reads %clock, %clock64 or %globaltimer."""
+    return np.array([any(isinstance(o, Special) and o.name.startswith(_TIMER_SPECIALS) for o in ins.operands)
+                     for ins in lk.instructions], bool)
 
 
 # ------------------------------------------------------------------------------------------------

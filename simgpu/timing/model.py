@@ -49,6 +49,7 @@ from simgpu.timing.isa import (
     if_convertible_branches,
     schedule_block,
     slow_path_calls,
+    timer_reads,
 )
 from simgpu.timing.l1_order import POLICY_CODES, POLICY_PLAIN, L1Counts, own_run_waits, run_order, timed_l1_hits
 from simgpu.timing.l2_merge import MergeCounts, line_dram_sectors
@@ -165,6 +166,20 @@ class TimingResult:
         from simgpu.timing.cycles import CycleView
 
         return CycleView(self, sm=sm)
+
+    def clock_reads(self) -> list[np.ndarray]:
+        """Per warp (trace uid, as in the record), the cycles at which it read %clock / %clock64 /
+        %globaltimer, in order: what its clock64 stamps would read on the simulated GPU. The
+        functional run, which computes the values a kernel stores, counts a warp's issued
+        instructions there instead; cycles exist only after this replay. Needs record=True, like
+        cycle_view()."""
+        rec = self.record
+        if rec is None:
+            raise ValueError("this replay kept no per-cycle record: replay it with simulate_timing(..., "
+                             "record=True) (launch() records launches under "
+                             "simgpu.timing.model.RECORD_AUTO_LIMIT warp instructions)")
+        at_timer = timer_reads(rec.linked)[rec.pc]
+        return [rec.issue[a:b][at_timer[a:b]] for a, b in zip(rec.warp_off[:-1], rec.warp_off[1:])]
 
     def summary(self) -> str:
         m = self.metrics

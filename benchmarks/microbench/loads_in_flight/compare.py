@@ -43,10 +43,7 @@ def burst(mod, res: Path) -> None:
     for n, mode, warps, lane in burst_cases():
         rep = mod.get_function(f"burst_{n}_{mode}")((1,), (32 * warps,), (buf, out, sg.zeros(3 * warps, np.int64),
                                                                           np.int32(lane), np.int32(0)))
-        tr, rec, lk = rep.timing, rep.timing.record, rep.linked
-        is_clock = np.array(["%clock64" in ins.text for ins in lk.instructions])
-        st = np.array([tr.issue_cycle[np.arange(rec.warp_off[w], rec.warp_off[w + 1])][is_clock[rec.pc[rec.warp_off[w]:rec.warp_off[w + 1]]]]
-                       for w in range(warps)])
+        st = np.array(rep.timing.clock_reads()[:warps])
         r = real.get((n, mode, warps, lane), {})
         print(f"{mode:>4s} {lane:6d} {warps:5d} {n:3d} {r.get('issue', float('nan')):10.0f} "
               f"{np.median(st[:, 1] - st[:, 0]):7.0f} {r.get('done', float('nan')):9.0f} {np.median(st[:, 2] - st[:, 0]):7.0f}",

@@ -15,14 +15,10 @@ HERE = Path(__file__).resolve().parent
 
 def sim_stamps(rep, warps: int) -> tuple[np.ndarray, np.ndarray]:
     """Per warp the issue cycle of each clock64 read of lane 0's stamps, and its SM (the replay's)."""
-    tr, rec, lk = rep.timing, rep.timing.record, rep.linked
-    is_clock = np.array(["%clock64" in ins.text for ins in lk.instructions])
     out = np.zeros((warps, STRIDE), np.int64)
-    for w in range(warps):
-        e = np.arange(rec.warp_off[w], rec.warp_off[w + 1])
-        t = tr.issue_cycle[e][is_clock[rec.pc[e]]]
+    for w, t in enumerate(rep.timing.clock_reads()[:warps]):
         out[w, :len(t)] = t + 1  # + 1: a stamp of 0 reads as "not written" below
-    return out, np.asarray(tr.timeline["warp_sm"])
+    return out, np.asarray(rep.timing.timeline["warp_sm"])
 
 
 def summary(stamps: np.ndarray, sm: np.ndarray) -> dict:

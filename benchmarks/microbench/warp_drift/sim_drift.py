@@ -16,17 +16,11 @@ HERE = Path(__file__).resolve().parent
 
 def replay_stamps(rep, steps):
     """Per warp the issue cycle of each of its `steps` clock64 reads, and its SM (replay's)."""
-    tr = rep.timing
-    rec = tr.record
-    lk = rep.linked
-    is_clock = np.array(["%clock64" in ins.text for ins in lk.instructions])  # (the loop may be unrolled)
-    off = rec.warp_off
-    warps = len(off) - 1
-    stamps = np.zeros((warps, steps), np.int64)
-    for w in range(warps):
-        e = np.arange(off[w], off[w + 1])
-        stamps[w] = tr.issue_cycle[e][is_clock[rec.pc[e]]]
-    return stamps, tr.timeline["warp_sm"]
+    reads = rep.timing.clock_reads()
+    stamps = np.zeros((len(reads), steps), np.int64)
+    for w, t in enumerate(reads):
+        stamps[w] = t
+    return stamps, rep.timing.timeline["warp_sm"]
 
 
 def main():
