@@ -148,6 +148,10 @@ class MemorySystem:
         self.local_bytes_per_thread = c.local_bytes_per_thread
         self.last: dict | None = None
         self._code_in_l2: set = set()  # kernels whose code a warm launch finds in L2
+        # the L2 lines a partition holds a copy of besides their home (timing/l2_sides.py): sorted
+        # line numbers and a mask of the sides per line, written by the timing replay, kept with the
+        # L2's contents for the next warm launch, dropped with them on a cold one
+        self.l2_side_copies: tuple[np.ndarray, np.ndarray] | None = None
         self._seeded_dirty_at_start = 0  # begin_kernel: the cold-start dirty sectors still in L2
         self._reset_counters()
 
@@ -190,6 +194,7 @@ class MemorySystem:
             self.l2.reset()
             self.l2.seed_dirty(c.l2_dirty_bytes_at_cold_start)
             self._code_in_l2.clear()
+            self.l2_side_copies = None
         self._seeded_dirty_at_start = self.l2.dirty_sectors(seeded_only=True)
         self.l1.configure(c.l1_bytes(self.carveout_bytes))  # flushes L1 if its geometry changes
         self._reset_counters()

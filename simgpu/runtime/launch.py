@@ -467,7 +467,10 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
                                         config=pl.timing_config,
                                         merge_domain_of_sm=memsys.merge_dom if memsys is not None else None,
                                         merge_cap=memsys.merge_cap if memsys is not None else 0,
-                                        l1_geometry=_l1_geometry(memsys))
+                                        l1_geometry=_l1_geometry(memsys),
+                                        l2_side_copies=memsys.l2_side_copies if memsys is not None else None)
+        if memsys is not None:
+            memsys.l2_side_copies = timing_result.l2_side_copies
         if memsys is not None and (timing_result.l2_merging is not None or timing_result.store_merging is not None
                                    or timing_result.l1_loads is not None):
             if timing_result.l2_merging is not None:

@@ -22,6 +22,13 @@ ahead pays the far trip, the others wait for the copy it brings), else far; a hi
 DRAM waits for it; a DRAM fetch is near or far by the home. Copies are never evicted here (the far
 side's copies share the 60 MB; kernels that stream more than that through L2 are charged near
 where the H200 may go far).
+
+The copies stay with the L2's contents: a launch with warm caches finds the copies the launches
+before it left (`side_copies_before` / `side_copies_after`, kept by the memory system), so a kernel
+run again reads its lines near: a warm column walk, one load a trip, took 308 cycles a trip on the
+H200 (benchmarks/microbench/loads_in_flight sweep, 8 SMs) and 301-308 on an H100 from 1 to 132 SMs
+at any row pitch (benchmarks/microbench/gpc_inflight), where simgpu gave 403 (the mean of near and
+far) before the copies were kept; 285 now. A cold launch starts without them.
 """
 
 from __future__ import annotations
@@ -30,6 +37,34 @@ import numpy as np
 from numba import njit
 
 from simgpu.memory.l2 import home_partition, popcount4
+
+
+def side_copies_before(line_of: np.ndarray, copies: tuple[np.ndarray, np.ndarray] | None) -> np.ndarray:
+    """The replay's copy_at at a launch's start: per line (line_of: its line number) and side, 0
+    where `copies` (sorted line numbers, a bit per side) says that side holds a copy, else -1."""
+    at = np.full((len(line_of), 2), -1, np.int64)
+    if copies is None or not len(copies[0]) or not len(line_of):
+        return at
+    lines, mask = copies
+    i = np.minimum(np.searchsorted(lines, line_of), len(lines) - 1)
+    m = np.where(lines[i] == line_of, mask[i], 0)
+    for s in range(2):
+        at[(m >> s) & 1 == 1, s] = 0
+    return at
+
+
+def side_copies_after(line_of: np.ndarray, copy_at: np.ndarray,
+                      copies: tuple[np.ndarray, np.ndarray] | None) -> tuple[np.ndarray, np.ndarray]:
+    """`copies` with the copies the replay made (copy_at >= 0) added: what the next warm launch finds."""
+    mine = ((copy_at[:, 0] >= 0) * 1 + (copy_at[:, 1] >= 0) * 2).astype(np.int8)
+    keep = mine > 0
+    lines, mask = np.asarray(line_of, np.int64)[keep], mine[keep]
+    if copies is not None and len(copies[0]):
+        lines, mask = np.concatenate([copies[0], lines]), np.concatenate([copies[1], mask])
+    order = np.argsort(lines, kind="stable")
+    lines, mask = lines[order], mask[order]
+    uniq, start = np.unique(lines, return_index=True)
+    return uniq, np.bitwise_or.reduceat(mask, start).astype(np.int8) if len(uniq) else mask
 
 
 def gpc_line_offsets(lines: np.ndarray, n_groups: int, table) -> np.ndarray:

@@ -53,7 +53,7 @@ from simgpu.timing.isa import (
 )
 from simgpu.timing.l1_order import POLICY_CODES, POLICY_PLAIN, L1Counts, own_run_waits, run_order, timed_l1_hits
 from simgpu.timing.l2_merge import MergeCounts, line_dram_sectors
-from simgpu.timing.l2_sides import gpc_line_offsets, group_homes
+from simgpu.timing.l2_sides import gpc_line_offsets, group_homes, side_copies_after, side_copies_before
 from simgpu.timing.load_lines import MergeState, merge_state
 from simgpu.timing.prepare import ROW_KINDS, build_streams
 from simgpu.timing.reg_pressure import block_live_sets, register_weights
@@ -94,6 +94,7 @@ class _Run:
     merge: MergeState
     store_counts: tuple
     cycles: int = 0
+    side_copies: tuple | None = None  # the L2 side copies after this replay (l2_sides.side_copies_after)
 
 
 @dataclass
@@ -158,6 +159,9 @@ class TimingResult:
     store_merging: StoreCounts | None = None
     # global-load L1 hits in the replay's issue order (l1_order.py); None where not walked
     l1_loads: L1Counts | None = None
+    # the L2 lines a partition holds a copy of besides their home after this launch (sorted line
+    # numbers, a bit per side; l2_sides.side_copies_after), for the next warm launch; None: none
+    l2_side_copies: tuple | None = field(default=None, repr=False)
 
     def cycle_view(self, sm: int | None = None):
         """A CycleView (simgpu.timing.cycles) over this replay: per cycle, which warp each scheduler
@@ -268,14 +272,25 @@ def _dram_write_costs(cfg: TimingConfig, dram_w: np.ndarray, clock_mhz: float, w
     return dram_w, w_cost, mix, np.ascontiguousarray(wb_extra, np.float64), bool(cfg.stores_wait_for_write_backs)
 
 
-def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, groups: bool) -> tuple:
+def _miss_line_numbers(sr) -> np.ndarray:
+    """Per distinct L1-miss line index of the streams, its line number (address >> 7)."""
+    line_of = np.zeros(max(1, sr.n_miss_lines), np.int64)
+    if sr.miss_line is not None and len(sr.miss_line):
+        line_of[sr.miss_line_idx] = sr.miss_line
+    return line_of
+
+
+def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, groups: bool,
+                 copies: tuple | None = None) -> tuple:
     """The replay's `sides` tuple (replay.py, load_lines.py): the L1-miss groups sorted by row, their
     line index, home partition and g_info, each warp's first group, the SMs' sides (sm_side None:
     near/far lines off), the latencies, the number of lines, per line the sectors the launch read
     from DRAM, and whether the first load in time fetches them (config l2_dram_fetch_in_time); no
     groups (same types) when neither near/far lines nor merging need them (`groups` False) or
     nothing missed. heap_bases: the start of each global allocation (the home partition is taken
-    from a line's offset in its allocation)."""
+    from a line's offset in its allocation). Last, per line and side when it holds a copy: 0 for the
+    copies a warm launch finds (`copies`, l2_sides.side_copies_before), -1 elsewhere; the replay
+    fills it in."""
     W = len(sr.warp_off) - 1
     gap = cfg.lat_l2_far - cfg.lat_l2_near
     dram_near = int(np.rint(cfg.lat_dram - gap * cfg.l2_far_fraction))
@@ -286,7 +301,7 @@ def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, group
     if not groups or sr.miss_row is None or not len(sr.miss_row):
         z = np.zeros(0, np.int64)
         return (False, z, z, np.zeros(0, np.int8), z, np.zeros(W, np.int64), side) + lats + (
-            1, np.zeros(1, np.int64), in_time)
+            1, np.zeros(1, np.int64), in_time, np.full((1, 2), -1, np.int64))
     order = sr.miss_by_row
     g_row = np.ascontiguousarray(sr.miss_row[order], np.int64)
     g_li = np.ascontiguousarray(sr.miss_line_idx[order], np.int64)
@@ -295,7 +310,8 @@ def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, group
     g_warp0 = np.searchsorted(g_row, sr.warp_row0[:-1]).astype(np.int64)
     n_lines = max(1, sr.n_miss_lines)
     return (use_sides, g_row, g_li, g_home, g_info, g_warp0, side) + lats + (
-        n_lines, line_dram_sectors(g_li, g_info, n_lines), in_time)
+        n_lines, line_dram_sectors(g_li, g_info, n_lines), in_time,
+        side_copies_before(_miss_line_numbers(sr), copies if use_sides else None))
 
 
 def _row_l2_lines(sr) -> np.ndarray:
@@ -323,7 +339,7 @@ def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: 
                   offsets: tuple = (None, None)) -> MergeState:
     """The replay's MergeState (load_lines.py): off where no merge domains are given or nothing missed.
     offsets: _gpc_offsets's (GPC, line) latencies, which apply with or without merging."""
-    g_li, n_lines, dram_lines = sides[2], sides[-3], sides[-2]
+    g_li, n_lines, dram_lines = sides[2], sides[-4], sides[-3]
     on = merge_dom is not None and len(merge_dom) == num_sms and len(g_li) > 0
     # no fixed fetch window (w_miss 0): answer_opened sets the windows from the loads' own times
     return merge_state(on, merge_dom if on else np.zeros(num_sms, np.int64), merge_cap,
@@ -386,7 +402,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                     policy: str = "gto", config: TimingConfig | None = None,
                     per_pc: list[dict] | None = None, record: bool | str = "auto",
                     merge_domain_of_sm: np.ndarray | None = None, merge_cap: int = 0,
-                    l1_geometry: tuple | None = None, sass_loops: tuple | None = None) -> TimingResult:
+                    l1_geometry: tuple | None = None, sass_loops: tuple | None = None,
+                    l2_side_copies: tuple | None = None) -> TimingResult:
     """Replay a launch's ExecutionTrace through the timing model; see the module docstring.
 
     record: keep the per-cycle record (TimingResult.record, for .cycle_view()): True, False, or
@@ -407,7 +424,11 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
 
     sass_loops (optional, LaunchReport.sass_loops): the kernel's SASS loops (frontend/sass.py);
     with them (and config.ptxas_layout_from_sass) each loop ptxas unrolled hoists as many
-    registers of loaded values as its SASS does (unroll.sass_loaded_ahead)."""
+    registers of loaded values as its SASS does (unroll.sass_loaded_ahead).
+
+    l2_side_copies (optional, MemorySystem.l2_side_copies): the L2 lines the previous launches left
+    a copy of on a partition besides their home (l2_sides.py), for a launch with warm caches;
+    TimingResult.l2_side_copies gives them after this launch."""
     t0 = time.perf_counter()
     cfg = config or default_config()
     if policy not in POLICIES:
@@ -535,7 +556,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     def replay_streams(sr, mark_waits: bool) -> _Run:
         """One replay of the streams `sr` (fresh state each time; mark_waits: fill e_waited for the
         walk in runs)."""
-        sides = _side_inputs(sr, cfg, sm_side, num_sms, trace.heap_bases, sm_side is not None or merging_on)
+        sides = _side_inputs(sr, cfg, sm_side, num_sms, trace.heap_bases, sm_side is not None or merging_on,
+                             l2_side_copies)
         merge = _merge_inputs(sides, cfg, merge_domain_of_sm if merging_on else None, merge_cap, num_sms,
                               n_pc, _gpc_offsets(sr, cfg, num_sms, trace.heap_bases))
         nr = N if rec else 0
@@ -573,6 +595,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             (sr.unit_off, lines_in_allocation(sr.unit_line, trace.heap_bases), sr.unit_cycles,
              int(cfg.l2_line_units)), stores, (_row_l2_lines(sr), cfg.l2_lines_per_ns / clock_ghz), writes, fills,
             dram_act))
+        run.side_copies = (side_copies_after(_miss_line_numbers(sr), sides[-1], l2_side_copies)
+                           if sides[0] else l2_side_copies)
         return run
 
     t1 = time.perf_counter()
@@ -682,4 +706,5 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                         issue_cycle=e_issue,
                         extra={"prepare_s": t1 - t0, "replay_s": t2 - t1, "post_s": t3 - t2,
                                "warp_instructions": N, "policy": policy, "retimed_share": retimed}, record=cycle_record,
-                        l2_merging=merging, store_merging=store_merging, l1_loads=l1_loads)
+                        l2_merging=merging, store_merging=store_merging, l1_loads=l1_loads,
+                        l2_side_copies=run.side_copies)

@@ -253,11 +253,11 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
     # near/far L2 lines in issue order (l2_sides.py): the global loads' L1-miss groups sorted by row,
     # each warp's from g_warp0[w]; per group its line index, home partition and g_info; per SM its
     # side; the four latencies and the DRAM cycles per extra sector; per line the DRAM sectors no
-    # load has asked for yet, when each side holds a copy and when its DRAM fetch is back
+    # load has asked for yet, when each side holds a copy (0 for the copies a warm launch finds in
+    # L2; the caller reads the array after the replay) and when its DRAM fetch is back
     (use_sides, g_row, g_li, g_home, g_info, g_warp0, sm_side, l2_near, l2_far, dram_near, dram_far,
-     dram_per_sector, n_lines, line_dram, in_time) = sides
+     dram_per_sector, n_lines, line_dram, in_time, copy_at) = sides
     dram_left = line_dram.copy()
-    copy_at = np.full((n_lines, 2), -1, np.int64)
     back = np.zeros(n_lines, np.int64)
     lats = (l2_near, l2_far, dram_near, dram_far, dram_per_sector)
     # the L2's line units (memory/line_units.py): row r's (line, cycles) requests are

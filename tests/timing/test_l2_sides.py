@@ -100,3 +100,55 @@ def test_dram_fetch_by_the_first_load_in_time():
     loads = [(0, 0, line, False), (100, 0, line, True)]
     assert _run(loads, in_time=True) == [DNEAR, DNEAR - 100]
     assert _run(loads, in_time=False) == [NEAR, DNEAR]
+
+
+def test_side_copies_round_trip():
+    """What a launch leaves (side_copies_after) is what the next warm launch starts from
+    (side_copies_before): per line the union of the sides that held a copy, lines it did not touch
+    kept, lines the state does not know absent (-1)."""
+    from simgpu.timing.l2_sides import side_copies_after, side_copies_before
+    line_of = np.array([40, 7, 99], np.int64)
+    copy_at = np.array([[120, -1], [-1, -1], [300, 88]], np.int64)
+    state = side_copies_after(line_of, copy_at, (np.array([5, 40], np.int64), np.array([2, 2], np.int8)))
+    assert state[0].tolist() == [5, 40, 99] and state[1].tolist() == [2, 3, 3]
+    start = side_copies_before(np.array([99, 40, 6, 5], np.int64), state)
+    assert start.tolist() == [[0, 0], [0, 0], [-1, -1], [-1, 0]]
+    assert (side_copies_before(line_of, None) == -1).all()
+
+
+WALK = r'''
+extern "C" __global__ void walk(const float* a, float* y, long long* st, int rows, int pitch)
+{
+    float s = 0.f;
+    long long t0 = clock64();
+#pragma unroll 1
+    for (int r = 0; r < rows; ++r) s += a[(size_t)r * pitch + threadIdx.x];
+    long long t1 = clock64();
+    y[threadIdx.x] = s;
+    if (threadIdx.x == 0) st[0] = t0, st[1] = t1;
+}
+'''
+
+
+def test_a_warm_launch_finds_the_copies_the_launch_before_left(monkeypatch):
+    """One warp walks 64 rows 4 KB apart (half the lines homed on the far partition) once cold and
+    again warm: the warm walk's loads are all near, as on the H200 (308 cycles a trip, the
+    loads_in_flight sweep; without the copies 403); a cold launch after it starts without."""
+    import simgpu as sg
+    import simgpu.timing.model as timing_model
+    from simgpu.timing.config import default_config
+    monkeypatch.setattr(timing_model, "RECORD_AUTO_LIMIT", 10**9)
+    rows, pitch = 64, 1024
+    k = sg.RawModule(code=WALK).get_function("walk")
+    a, y, st = sg.asarray(np.ones(rows * pitch, np.float32)), sg.zeros(32, np.float32), sg.zeros(2, np.int64)
+
+    def trip(warm):
+        t = k((1,), (32,), (a, y, st, np.int32(rows), np.int32(pitch)), warm_caches=warm).timing.clock_reads()[0]
+        return (t[1] - t[0]) / rows
+
+    cold = trip(False)
+    warm = trip(True)
+    cold_again = trip(False)
+    cfg = default_config()
+    assert cold > cfg.lat_dram * 0.9 and abs(cold_again - cold) < 1
+    assert cfg.lat_l2_near <= warm < cfg.lat_l2_near + 30  # near, not the near / far mean (~400)
