@@ -115,6 +115,16 @@ class TimingConfig:
     ii_mufu: int = 8  # throughput_mufu_ex2_per_sm_per_cycle 16.0 -> 4 lanes per SMSP
     ii_cvt: int = 8  # CUDA Programming Guide, cc 9.0: 16 type conversions per SM per cycle
     ii_branch: int = 1  # ASSUMED
+    # cycles between two memory instructions (LDG / STG / LDS / STS / ATOM / SHFL / LDSM / LDGSTS: the
+    # MIO's) of one sub-partition. ptxas never puts two of a warp's closer: in the NVRTC 13.5 sm_90
+    # SASS of the recorded suites' kernels (control bits, frontend/sass_listing.py) 1,857 of 2,206
+    # LDG -> LDG pairs are 4 stall cycles apart and none fewer; LDS -> LDS 677 of 759 at 4 (8 at 1:
+    # predicated), STS -> STS 332 of 343, STG 100 of 137, SHFL 63 of 187, none fewer (more where other
+    # instructions sit between). Four sub-partitions at one every 4 cycles is the SM's L1 / shared
+    # data path's one request a cycle. The H200 (loads_in_flight burst, 2026-12-05): 16 warps of one
+    # CTA, 4 on each sub-partition, issuing 64 loads each took 1,250 cycles, 4.9 a load per
+    # sub-partition. 1: a sub-partition issues one every cycle.
+    ii_mio: int = 4
     # wmma.mma m16n16k16 (two HMMA.16816 in SASS, H200) on the tensor pipe, measured with clock64
     # around 4,096 dependent wmma.mma per warp (benchmarks/microbench/wmma, `./wmma latency`,
     # 2026-12-01): 24.3 cycles each with 1 or 2 warps per sub-partition (f32 and f16 accumulate

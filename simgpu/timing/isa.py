@@ -328,6 +328,8 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
         k, p, l, i, s = classify(ins, int(lk.kinds[pc]), lk.mem_class[pc], cfg)
         if k == K_FREE and not cfg.fold_free_ops:
             k, p, l, i, s = K_ALU, P_INT, cfg.lat_int, cfg.ii_int, SB_WAIT
+        if p == P_LSU and k != K_CONST:  # each of its MIO instructions holds the sub-partition's port
+            i *= cfg.ii_mio
         kind[pc], pipe[pc], lat[pc], ii[pc], sb[pc] = k, p, l, i, s
         slots[pc] = sass_slots(ins, cfg)
         nd = _num_dst(ins)
