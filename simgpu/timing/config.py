@@ -614,6 +614,14 @@ class TimingConfig:
     # after a wait into it on the model's layouts: cal gemm_naive +23.4 %, MAPE 10.79 %.)
     ptxas_shared_scoreboards: bool = True
     ptxas_load_scoreboards: int = 4
+    # the same rule in every other block with global loads (unroll.block_scoreboard_waits): a
+    # consumer also waits for the last load of each scoreboard it waits on. ptxas's SASS of
+    # benchmarks/microbench/gpc_inflight walk_16 (a `#pragma unroll 1` loop of 16 loads) puts 13
+    # loads on SB5, so 12 FADDs wait for the last load and then run back to back: simgpu's warm
+    # trip 362 -> 410 cycles (an H100 495), cold 932 -> 956 (1,025). Over the 255 recorded launches
+    # (2026-12-05, side by side): kernel-time MAPE 10.50 % both, within 10 % 153 -> 154, no launch
+    # moved by 1 point, no check changed.
+    ptxas_shared_scoreboards_in_blocks: bool = True
     # schedule with a clock (one issue a cycle): among the ready instructions take what can issue
     # soonest, then the longest path, as ptxas fills a load's latency with independent work rather
     # than putting its consumer straight after it. Over the 242 recorded launches (2026-12-04, with

@@ -56,11 +56,12 @@ from simgpu.timing.l2_merge import MergeCounts, line_dram_sectors
 from simgpu.timing.l2_sides import gpc_line_offsets, group_homes, side_copies_after, side_copies_before
 from simgpu.timing.load_lines import MergeState, merge_state
 from simgpu.timing.prepare import ROW_KINDS, build_streams
-from simgpu.timing.reg_pressure import block_live_sets, register_weights
+from simgpu.timing.reg_pressure import block_live_sets, register_weights, row_registers
 from simgpu.timing.replay import N_REASONS, replay
 from simgpu.timing.retime import changed_share, walked_streams
 from simgpu.timing.store_lines import StoreCounts, pending_fills, store_rings
 from simgpu.timing.unroll import (
+    block_scoreboard_waits,
     sass_loaded_ahead,
     scoreboard_groups,
     unrolled_loops,
@@ -440,6 +441,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     clock_ghz = gpu.sm_clock_mhz / 1000.0
     st = build_static(linked, cfg)
     schedules = []
+    block_waits: dict[int, list[int]] = {}  # pc -> registers of loads sharing its scoreboards
     unrolled: list[tuple[int, int, int, list[int]]] = []
     shadows: dict[int, int] = {}
     if cfg.schedule_blocks:
@@ -466,6 +468,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             order = schedule_block(st, a, b_, cfg.schedule_load_latency, inside, pressure, cfg.schedule_in_time, held)
             if order != list(range(a, b_)):
                 schedules.append((a, np.asarray(order, np.int64)))
+            if (a, b_) not in loops and cfg.ptxas_shared_scoreboards_in_blocks and cfg.ptxas_shared_scoreboards:
+                block_waits.update(block_scoreboard_waits(st, a, b_, order, cfg.ptxas_load_scoreboards))
             if (a, b_) in loops:
                 f = cfg.ptxas_unroll_factor
                 kept = (weights, live_in[j], live_out[j], unroll_budget) if unroll_budget else None
@@ -476,6 +480,10 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     # ptxas's copies of an unrolled loop write registers of their own: they issue at pcs of their
     # own past the kernel's (unroll.with_copies); pc_of takes every pc to the kernel's, whose
     # per-pc inputs a copy repeats and onto which its per-pc counts fold back
+    for pc, regs in block_waits.items():  # after the blocks are laid out: their order stays ptxas-like
+        row = row_registers(st.src[pc])
+        row += [r for r in dict.fromkeys(regs) if r not in row][:st.src.shape[1] - len(row)]
+        st.src[pc, :len(row)] = row
     n_pc0 = len(st.kind)
     pc_of = np.arange(n_pc0, dtype=np.int64)
     n_sb = cfg.ptxas_load_scoreboards if (unrolled and cfg.ptxas_shared_scoreboards) else 0

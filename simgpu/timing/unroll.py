@@ -277,6 +277,34 @@ def scoreboard_groups(st: StaticTable, a: int, b: int, factor: int, order: list[
     return load_sb, waits
 
 
+def block_scoreboard_waits(st: StaticTable, a: int, b: int, order: list[int], n_barriers: int) -> dict[int, list[int]]:
+    """For a block a..b-1 that is not an unrolled loop, laid out in `order` (pcs): the registers
+    each instruction must also wait for because ptxas puts its loads' values on shared scoreboards
+    (scoreboard_groups' rule, one instance): per waiting pc, the destination registers of the
+    last load (in `order`) on each scoreboard it waits on, where that is not one of its own
+    sources. That load lands last, so a consumer that reads its registers waits, as on the GPU,
+    until every load of its scoreboard has landed; the block keeps the kernel's register names,
+    so no copies are needed (a register a pending load writes is not written again before it is
+    read)."""
+    pos = [pc - a for pc in order]
+    load_sb, waits = scoreboard_groups(st, a, b, 1, pos, n_barriers)
+    if not waits:
+        return {}
+    members: dict[int, list[int]] = {}
+    extra: dict[int, list[int]] = {}
+    for p in pos:
+        for s in waits.get(p, ()):
+            group = members.pop(s, [])
+            if len(group) > 1:
+                own = set(row_registers(st.src[a + p]))
+                regs = [r for r in row_registers(st.dst[a + group[-1]]) if r not in own]
+                if regs:
+                    extra.setdefault(a + p, []).extend(regs)
+        if p in load_sb:
+            members.setdefault(load_sb[p], []).append(p)
+    return extra
+
+
 def with_copies(st: StaticTable, loops: list[tuple[int, int, int]],
                 scoreboards: list[tuple[dict[int, int], dict[int, list[int]]]] | None = None,
                 n_sb: int = 0) -> tuple[StaticTable, np.ndarray, list[int]]:

@@ -422,3 +422,76 @@ def test_shared_scoreboards_make_a_consumer_wait_for_its_group_and_change_no_cou
     rec = on.timing.record
     loads = [int(t) for pc, t in zip(rec.pc, rec.issue) if rec.linked.mem_class[int(pc)] == "global_ld"]
     assert len(loads) == 2 * 64 and loads[12] - loads[0] < 200  # a DRAM latency is ~800 cycles
+
+
+BURST = r'''
+extern "C" __global__ void burst16(const float* a, float* out, long long* st)
+{
+    const float* p = a + (threadIdx.x & 31);
+    float v[16];
+    long long t0 = clock64();
+#pragma unroll
+    for (int k = 0; k < 16; ++k) v[k] = __ldcg(p + k * 32);
+    long long t1 = clock64();
+    float s = 0.f;
+#pragma unroll
+    for (int k = 0; k < 16; ++k) s += v[k];
+    out[threadIdx.x] = s;
+    if (threadIdx.x == 0) st[0] = t0, st[1] = t1;
+}
+'''
+
+
+def test_plain_block_consumers_wait_for_their_scoreboards_last_load():
+    """16 loads, then their 16 adds (the clock read keeps them apart): the first four loads open the
+    four scoreboards, the other twelve join the last one, so the add of the fourth value waits for
+    the sixteenth load too (ptxas: SB2 SB3 SB4 SB5, then SB5 for the rest), and no other add does."""
+    from simgpu.timing.unroll import block_scoreboard_waits
+    lk = sg.RawModule(code=BURST).linked("burst16")
+    st_ = build_static(lk, default_config())
+    loads = [pc for pc in range(len(lk.instructions)) if lk.mem_class[pc] == "global_ld"]
+    adds = [pc for pc, ins in enumerate(lk.instructions) if ins.opcode == "add" and "f32" in ins.mods]
+    assert len(loads) == 16 and len(adds) == 16
+    waits = block_scoreboard_waits(st_, 0, len(lk.instructions), list(range(len(lk.instructions))), 4)
+    reader_of = {pc: next(q for q in adds if set(st_.dst[pc][st_.dst[pc] >= 0]) & set(st_.src[q][st_.src[q] >= 0]))
+                 for pc in loads}
+    last = [int(r) for r in st_.dst[loads[-1]] if r >= 0]
+    assert waits == {reader_of[loads[3]]: last}
+
+
+WALK16 = r'''
+extern "C" __global__ void walk16(const float* a, float* y, long long* st, int rows, int pitch)
+{
+    float s = 0.f;
+    long long t0 = clock64();
+#pragma unroll 1
+    for (int r = 0; r < rows; r += 16) {
+        float v[16];
+#pragma unroll
+        for (int u = 0; u < 16; ++u) v[u] = a[(size_t)(r + u) * pitch + threadIdx.x];
+#pragma unroll
+        for (int u = 0; u < 16; ++u) s += v[u];
+    }
+    long long t1 = clock64();
+    y[threadIdx.x] = s;
+    if (threadIdx.x == 0) st[0] = t0, st[1] = t1;
+}
+'''
+
+
+def test_a_rolled_loops_adds_wait_for_the_last_load_of_their_scoreboard(monkeypatch):
+    """benchmarks/microbench/gpc_inflight's walk_16 (`#pragma unroll 1`, 16 loads a trip): with the
+    loads' shared scoreboards in plain blocks, the adds after the fourth wait for the last load and
+    then run back to back, so a trip takes longer by up to the chain of the remaining adds."""
+    import simgpu.timing.model as timing_model
+    monkeypatch.setattr(timing_model, "RECORD_AUTO_LIMIT", 10**9)
+    rows, pitch = 256, 128
+    k = sg.RawModule(code=WALK16).get_function("walk16")
+    a, y, stamps = sg.asarray(np.ones(rows * pitch, np.float32)), sg.zeros(32, np.float32), sg.zeros(2, np.int64)
+    trip = {}
+    for flag in (False, True):
+        with overridden(ptxas_shared_scoreboards_in_blocks=flag):
+            t = k((1,), (32,), (a, y, stamps, np.int32(rows), np.int32(pitch))).timing.clock_reads()[0]
+        trip[flag] = (t[1] - t[0]) / (rows // 16)
+    lat = default_config().lat_fp32
+    assert trip[False] + 2 * lat <= trip[True] <= trip[False] + 13 * lat
