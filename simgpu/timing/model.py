@@ -282,16 +282,16 @@ def _miss_line_numbers(sr) -> np.ndarray:
 
 
 def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, groups: bool,
-                 copies: tuple | None = None) -> tuple:
+                 copy_at: np.ndarray | None = None) -> tuple:
     """The replay's `sides` tuple (replay.py, load_lines.py): the L1-miss groups sorted by row, their
     line index, home partition and g_info, each warp's first group, the SMs' sides (sm_side None:
     near/far lines off), the latencies, the number of lines, per line the sectors the launch read
     from DRAM, and whether the first load in time fetches them (config l2_dram_fetch_in_time); no
     groups (same types) when neither near/far lines nor merging need them (`groups` False) or
     nothing missed. heap_bases: the start of each global allocation (the home partition is taken
-    from a line's offset in its allocation). Last, per line and side when it holds a copy: 0 for the
-    copies a warm launch finds (`copies`, l2_sides.side_copies_before), -1 elsewhere; the replay
-    fills it in."""
+    from a line's offset in its allocation). Last, per line and side when it holds a copy (`copy_at`:
+    0 for the copies a warm launch finds, l2_sides.side_copies_before; None: none), which the
+    replay fills in."""
     W = len(sr.warp_off) - 1
     gap = cfg.lat_l2_far - cfg.lat_l2_near
     dram_near = int(np.rint(cfg.lat_dram - gap * cfg.l2_far_fraction))
@@ -312,7 +312,7 @@ def _side_inputs(sr, cfg: TimingConfig, sm_side, num_sms: int, heap_bases, group
     n_lines = max(1, sr.n_miss_lines)
     return (use_sides, g_row, g_li, g_home, g_info, g_warp0, side) + lats + (
         n_lines, line_dram_sectors(g_li, g_info, n_lines), in_time,
-        side_copies_before(_miss_line_numbers(sr), copies if use_sides else None))
+        copy_at if copy_at is not None else np.full((n_lines, 2), -1, np.int64))
 
 
 def _row_l2_lines(sr) -> np.ndarray:
@@ -325,15 +325,15 @@ def _row_l2_lines(sr) -> np.ndarray:
     return (misses + np.where(stores > 0, stores, units)).astype(np.int32)
 
 
-def _gpc_offsets(sr, cfg: TimingConfig, num_sms: int, heap_bases) -> tuple:
-    """Per distinct L1-miss line and GPC its extra L2 latency, and each SM's GPC (config
-    l2_gpc_line_latency; (None, None) where off or the GPCs do not fit this GPU)."""
+def _gpc_offsets(sr, line_of: np.ndarray, cfg: TimingConfig, num_sms: int, heap_bases) -> tuple:
+    """Per distinct L1-miss line (line_of: _miss_line_numbers) and GPC its extra L2 latency, and
+    each SM's GPC (config l2_gpc_line_latency; (None, None) where off or the GPCs do not fit this
+    GPU)."""
     gpc = domain_of_sm(H200_DISPATCH_UNITS, num_sms)
     if cfg.l2_gpc_line_latency is None or gpc is None or sr.miss_line is None or not len(sr.miss_line):
         return None, None
-    lines = np.zeros(max(1, sr.n_miss_lines), np.int64)
-    lines[sr.miss_line_idx] = lines_in_allocation(sr.miss_line, heap_bases)
-    return gpc_line_offsets(lines, int(gpc.max()) + 1, cfg.l2_gpc_line_latency), gpc
+    return gpc_line_offsets(lines_in_allocation(line_of, heap_bases), int(gpc.max()) + 1,
+                            cfg.l2_gpc_line_latency), gpc
 
 
 def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: int, n_pc: int,
@@ -564,10 +564,12 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     def replay_streams(sr, mark_waits: bool) -> _Run:
         """One replay of the streams `sr` (fresh state each time; mark_waits: fill e_waited for the
         walk in runs)."""
+        line_of = _miss_line_numbers(sr)
+        copy_at = side_copies_before(line_of, l2_side_copies if sm_side is not None else None)
         sides = _side_inputs(sr, cfg, sm_side, num_sms, trace.heap_bases, sm_side is not None or merging_on,
-                             l2_side_copies)
+                             copy_at)
         merge = _merge_inputs(sides, cfg, merge_domain_of_sm if merging_on else None, merge_cap, num_sms,
-                              n_pc, _gpc_offsets(sr, cfg, num_sms, trace.heap_bases))
+                              n_pc, _gpc_offsets(sr, line_of, cfg, num_sms, trace.heap_bases))
         nr = N if rec else 0
         run = _Run(e_issue=np.full(N, -1, np.int64), warp_start=np.zeros(W, np.int64),
                    warp_end=np.zeros(W, np.int64), warp_sm=np.full(W, -1, np.int64),
@@ -603,8 +605,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
             (sr.unit_off, lines_in_allocation(sr.unit_line, trace.heap_bases), sr.unit_cycles,
              int(cfg.l2_line_units)), stores, (_row_l2_lines(sr), cfg.l2_lines_per_ns / clock_ghz), writes, fills,
             dram_act))
-        run.side_copies = (side_copies_after(_miss_line_numbers(sr), sides[-1], l2_side_copies)
-                           if sides[0] else l2_side_copies)
+        run.side_copies = side_copies_after(line_of, copy_at, l2_side_copies) if sides[0] else l2_side_copies
         return run
 
     t1 = time.perf_counter()
