@@ -1,4 +1,4 @@
-"""gpc_inflight: cycles a trip of walk_<U> for every case of cases.py, on the H200 or in simgpu.
+"""gpc_inflight: cycles a trip of walk_<U> for every case of cases.py, on the device or in simgpu.
 
     python run.py device OUT CUBIN    # device (CuPy): OUT/gpc_inflight.jsonl, 3 launches a case
     python run.py sim [OUT]           # anywhere: OUT/simgpu.jsonl (default results/)
@@ -13,8 +13,9 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
+sys.path[:0] = [str(Path(__file__).resolve().parents[3]), str(Path(__file__).resolve().parents[1])]
 from cases import GRID, cases, rank_table, shape  # noqa: E402
+from side_by_side import main, read_jsonl, write_jsonl  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 REPS = 3
@@ -70,7 +71,7 @@ def run_device(out: Path, cubin: str) -> None:
             assert float(y[0]) == want, (name, u, float(y[0]))
         rows_out.append(_row(name, sms, threads, lanes, u, warm, rows, pitch, per_rep))
         print(json.dumps({k2: v for k2, v in rows_out[-1].items() if k2 != "reps"}), flush=True)
-    (out / "gpc_inflight.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows_out))
+    write_jsonl(out / "gpc_inflight.jsonl", rows_out)
 
 
 def _sim_trips(rep, rows: int, u: int) -> list[float]:
@@ -100,23 +101,17 @@ def run_sim(out: Path) -> None:
         rep = launch(warm_caches=warm)
         rows_out.append(_row(name, sms, threads, lanes, u, warm, rows, pitch, [_sim_trips(rep, rows, u)]))
         print(json.dumps({k2: v for k2, v in rows_out[-1].items() if k2 != "reps"}), flush=True)
-    (out / "simgpu.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows_out))
+    write_jsonl(out / "simgpu.jsonl", rows_out)
 
 
 def _load(path: Path) -> dict:
-    if not path.exists():
-        return {}
-    out = {}
-    for line in path.read_text().splitlines():
-        r = json.loads(line)
-        out[(r["case"], r["threads"], r["lanes"], r["unroll"], r["warm"], r["pitch"])] = r
-    return out
+    return {(r["case"], r["threads"], r["lanes"], r["unroll"], r["warm"], r["pitch"]): r for r in read_jsonl(path)}
 
 
 def table(res: Path) -> None:
     real, sim = _load(res / "gpc_inflight.jsonl"), _load(res / "simgpu.jsonl")
-    print(f"{'case':>13s} {'SMs':>4s} {'thr':>4s} {'ln':>3s} {'U':>3s} {'L2':>5s} {'pitch':>6s} {'H200':>7s} {'min-max':>11s} "
-          f"{'simgpu':>7s} {'min-max':>11s} {'sim/H200':>8s}")
+    print(f"{'case':>13s} {'SMs':>4s} {'thr':>4s} {'ln':>3s} {'U':>3s} {'L2':>5s} {'pitch':>6s} {'device':>7s} {'min-max':>11s} "
+          f"{'simgpu':>7s} {'min-max':>11s} {'sim/dev':>8s}")
     for key in real or sim:
         r, s = real.get(key), sim.get(key)
         any_ = r or s
@@ -129,9 +124,4 @@ def table(res: Path) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "device":
-        run_device(Path(sys.argv[2]), sys.argv[3])
-    elif sys.argv[1] == "sim":
-        run_sim(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE / "results")
-    else:
-        table(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE / "results")
+    main(run_device, run_sim, table, HERE / "results", __doc__)

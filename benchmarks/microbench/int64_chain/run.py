@@ -1,6 +1,6 @@
 """int64_chain: cycles a link of a 64-bit address chain, and cycles a global load when one warp (or
-several warps of one sub-partition) issue loads with no arithmetic between them, on the H200 or in
-simgpu.
+several warps of one sub-partition) issue loads with no arithmetic between them, on the device or
+in simgpu.
 
     python run.py device OUT CUBIN   # device (CuPy): OUT/int64_chain.jsonl, the median of 5 launches
     python run.py sim [OUT]          # anywhere: OUT/simgpu.jsonl (default results/)
@@ -15,8 +15,11 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from side_by_side import main, read_jsonl, write_jsonl  # noqa: E402
+
 LINKS = 64
-CHAINS = {"chain_ptr": (np.int32, "IMAD.WIDE per link"), "chain_i64": (np.int64, "IADD3 + IMAD.X per link")}
+CHAINS = ("chain_ptr", "chain_i64")  # ptxas: an IMAD.WIDE a link; IADD3 + IMAD.X a link
 ISSUES = (4, 8, 16, 32)
 WARPS = (1, 4, 16)  # 16 warps: 4 on each sub-partition
 REPS = 5
@@ -60,7 +63,7 @@ def run_device(out: Path, cubin: str) -> None:
         best = sorted(reps, key=lambda r: np.median(r))[REPS // 2]
         rows.append(_row(name, n, threads, best))
         print(json.dumps(rows[-1]), flush=True)
-    (out / "int64_chain.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_jsonl(out / "int64_chain.jsonl", rows)
 
 
 def run_sim(out: Path) -> None:
@@ -73,16 +76,14 @@ def run_sim(out: Path) -> None:
         reads = [t for t in rep.timing.clock_reads() if len(t) == 2]
         rows.append(_row(name, n, threads, [float(t[1] - t[0]) for t in reads]))
         print(json.dumps(rows[-1]), flush=True)
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "simgpu.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    write_jsonl(out / "simgpu.jsonl", rows)
 
 
 def table(res: Path) -> None:
     def load(name):
-        p = res / name
-        return {(r["case"], r["warps"]): r for r in map(json.loads, p.read_text().splitlines())} if p.exists() else {}
+        return {(r["case"], r["warps"]): r for r in read_jsonl(res / name)}
     real, sim = load("int64_chain.jsonl"), load("simgpu.jsonl")
-    print(f"{'case':>10s} {'warps':>5s} {'H200 cycles':>11s} {'a link/load':>11s} {'simgpu':>7s} {'a link/load':>11s}")
+    print(f"{'case':>10s} {'warps':>5s} {'dev cycles':>11s} {'a link/load':>11s} {'simgpu':>7s} {'a link/load':>11s}")
     for key in real or sim:
         r, s = real.get(key, {}), sim.get(key, {})
         print(f"{key[0]:>10s} {key[1]:5d} {r.get('cycles', float('nan')):11.0f} {r.get('per_link_or_load', float('nan')):11.2f} "
@@ -90,9 +91,4 @@ def table(res: Path) -> None:
 
 
 if __name__ == "__main__":
-    if sys.argv[1] == "device":
-        run_device(Path(sys.argv[2]), sys.argv[3])
-    elif sys.argv[1] == "sim":
-        run_sim(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE / "results")
-    else:
-        table(Path(sys.argv[2]) if len(sys.argv) > 2 else HERE / "results")
+    main(run_device, run_sim, table, HERE / "results", __doc__)
