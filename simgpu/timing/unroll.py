@@ -286,6 +286,8 @@ def block_scoreboard_waits(st: StaticTable, a: int, b: int, order: list[int], n_
     until every load of its scoreboard has landed; the block keeps the kernel's register names,
     so no copies are needed (a register a pending load writes is not written again before it is
     read)."""
+    if np.count_nonzero(st.kind[a:b] == K_GLD) < 2:  # nothing to share a scoreboard with
+        return {}
     pos = [pc - a for pc in order]
     load_sb, waits = scoreboard_groups(st, a, b, 1, pos, n_barriers)
     if not waits:
