@@ -91,12 +91,17 @@ class TimingConfig:
     # div.rn / sqrt.rn / rcp.rn.f32 10.0-10.2; f64 div.rn 16.1, sqrt.rn 18.1, rcp.rn 11.1;
     # __fdividef (div.full) 1.1. Latencies per op (clock64 around the chain, less the add): 32-bit
     # unsigned 61, signed 68, 64-bit past 2^32 354, f32 div.rn 54, f64 div.rn 116 cycles.
-    # Off: with the slots, validation/kernel_times.py (92 launches) went 15.2 -> 15.1 % (life_step
-    # -19.8 -> -15.1 %, permute_bhsd_bshd -40.1 -> -37.1 %), but validation/l2_reads.py 78 -> 76 of 90
-    # within 2 %: the two layer norms' shared-weight reads merge differently once their divisions
-    # take their slots (layernorm_rows +1.0 -> +3.7 %, layernorm_welford_warp -1.1 -> -3.1 %), a
-    # timing-sensitive merge the model does not get right either way (2026-12-01).
-    sass_sequences: bool = False
+    # On since 2026-12-06, with the divisor reciprocals below: 255 recorded launches side by side
+    # (validation/snapshot.py, score.py) kernel-time MAPE 10.50 -> 10.13 %, within 10 % 154 -> 157,
+    # within 20 % 220 -> 223; every launch that moved by more than a point moved toward the H200
+    # (reduce_interleaved_mod -31.5 -> -7.3 %, col2im_atomic -40.8 -> -24.2, permute_bhsd_bshd -37.5
+    # -> -23.0, life_step -21.5 -> -11.2, fft1024_shared -19.9 -> -11.0, im2col_3x3 -23.2 -> -15.9);
+    # L2 reads within 2 % 210 -> 211 of 255 (life_step passes); L1 hit rate within 3 points 238 ->
+    # 236 (resize_nearest_u8 +2.91 -> +3.34, fp8_quantize_rows +2.93 -> +3.04 points: warps' order
+    # in the L1 moved). Off until then: on 2026-12-01 the slots alone took validation/l2_reads.py
+    # from 78 to 76 of 90 within 2 % (the two layer norms' shared-weight merges), which the 255
+    # launches no longer show (210 both, slots alone: MAPE 10.36 %).
+    sass_sequences: bool = True
     sass_idiv32: int = 9
     sass_sdiv32: int = 13
     sass_idiv64: int = 78
@@ -105,6 +110,15 @@ class TimingConfig:
     sass_fsqrt64: int = 18
     sass_frcp64: int = 11
     lat_idiv32: int = 61
+    # the chains above divide by a kernel parameter inside a loop, so ptxas computed the divisor's
+    # reciprocal once, before it. Where it cannot (no loop, or a divisor the loop changes) a 32-bit
+    # div / rem also runs I2F.U32.RP, MUFU.RCP, IADD3, F2I.FTZ.U32.TRUNC, IMAD.MOV x2, IMAD and
+    # IMAD.HI (the SASS of validation/typical5 permute_bhsd_bshd's four divisions, nvcc 13 sm_90;
+    # isa.divisor_reciprocals says which): 8 more issue slots, and on the dependent path I2F
+    # (lat_cvt 17) + MUFU.RCP (lat_mufu 17) + IADD3 (lat_int 5) + F2I (17) + 3 IMAD (lat_imad 4 each)
+    # = 68 more cycles (component latencies, not a measured chain).
+    sass_idiv32_reciprocal: int = 8
+    lat_idiv32_reciprocal: int = 68
     lat_sdiv32: int = 68
     lat_idiv64: int = 354
     # cycles a warp instruction keeps its pipe busy on one sub-partition (32 lanes / lanes per SMSP)

@@ -15,7 +15,7 @@ import numpy as np
 
 from simgpu.exec import mma, wmma
 from simgpu.exec.ops import SIMD_VIDEO_OPCODES
-from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel
+from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel, _defs_uses
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 from simgpu.frontend.ptx.cas_loops import spinning_cas
 from simgpu.timing.config import TimingConfig
@@ -264,22 +264,60 @@ def _idiv_latency(mods, cfg: TimingConfig) -> int:
     return cfg.lat_sdiv32 if "s32" in mods else cfg.lat_idiv32
 
 
-def sass_slots(ins, cfg: TimingConfig) -> int:
+def sass_slots(ins, cfg: TimingConfig, reciprocal: bool = False) -> int:
     """Issue slots of one PTX instruction: the SASS instructions ptxas makes of it where that is a
     sequence (integer div / rem, IEEE div / sqrt / rcp: config sass_*), else 1; always 1 unless
-    config sass_sequences is on."""
+    config sass_sequences is on. `reciprocal`: a 32-bit integer div / rem that also computes its
+    divisor's reciprocal (divisor_reciprocals)."""
     if not cfg.sass_sequences:
         return 1
     op, mods = ins.opcode, ins.mods
     if op in ("div", "rem") and not (_is_float(mods) or _is_f64(mods)):
         if _is_int64(mods):
             return cfg.sass_idiv64
-        return cfg.sass_sdiv32 if "s32" in mods else cfg.sass_idiv32
+        extra = cfg.sass_idiv32_reciprocal if reciprocal else 0
+        return extra + (cfg.sass_sdiv32 if "s32" in mods else cfg.sass_idiv32)
     if _ieee_div_sqrt_rcp(ins):
         if _is_f64(mods):
             return {"div": cfg.sass_fdiv64, "sqrt": cfg.sass_fsqrt64, "rcp": cfg.sass_frcp64}[op]
         return cfg.sass_fdiv32
     return 1
+
+
+def _int32_division(ins) -> bool:
+    return (ins.opcode in ("div", "rem") and not (_is_float(ins.mods) or _is_f64(ins.mods))
+            and not _is_int64(ins.mods))
+
+
+def divisor_reciprocals(lk: LinkedKernel) -> set[int]:
+    """pcs of the 32-bit integer div / rem that compute their divisor's reciprocal where they stand
+    (I2F.U32.RP, MUFU.RCP, F2I and the first Newton step: config sass_idiv32_reciprocal). ptxas
+    computes it once where it can: out of a loop that does not write the divisor (sass_ops' chains
+    divide by a kernel parameter inside a loop: 9.5 SASS a div.u32, none of them an I2F or a MUFU),
+    and once for divisions by the same register in one basic block (i / d beside i % d). A
+    division by an immediate is a multiply and never needs one."""
+    ins_list = lk.instructions
+    n = len(ins_list)
+    writes = [set(_defs_uses(ins)[0]) for ins in ins_list]
+    loops = [(int(lk.target[pc]), pc) for pc in range(n)
+             if int(lk.kinds[pc]) == BRA and 0 <= int(lk.target[pc]) <= pc]
+    out = set()
+    for a, b in basic_blocks(lk):
+        seen: dict[tuple, int] = {}  # (divisor, signed) -> pc of the division that computed it
+        for pc in range(a, b):
+            ins = ins_list[pc]
+            if _int32_division(ins) and len(ins.operands) == 3 and isinstance(ins.operands[2], Reg):
+                name = ins.operands[2].name
+                key = (name, "s32" in ins.mods)
+                invariant = any(t <= pc <= j and not any(name in writes[q] for q in range(t, j + 1))
+                                for t, j in loops)
+                if not invariant and key not in seen:
+                    out.add(pc)
+                seen[key] = pc
+            for name in writes[pc]:
+                for key in [k for k in seen if k[0] == name]:
+                    del seen[key]
+    return out
 
 
 def _ieee_div_sqrt_rcp(ins) -> bool:
@@ -317,6 +355,7 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
     src = np.full((n, MAX_SRC), -1, np.int32)
     dst = np.full((n, MAX_DST), -1, np.int32)
     get = _reg_index(lk)
+    reciprocals = divisor_reciprocals(lk)
     # Three pseudo registers past the kernel's (replay.py): UNCOMMITTED, when the copies since the
     # last cp.async.commit_group are done (each copy raises it, with no write-after-write wait);
     # LAST, when the most recently committed group is; OLDER, when every group committed before it
@@ -331,7 +370,10 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
         if p == P_LSU and k != K_CONST:  # each of its MIO instructions holds the sub-partition's port
             i *= cfg.ii_mio
         kind[pc], pipe[pc], lat[pc], ii[pc], sb[pc] = k, p, l, i, s
-        slots[pc] = sass_slots(ins, cfg)
+        if pc in reciprocals:
+            l += cfg.lat_idiv32_reciprocal
+            lat[pc] = l
+        slots[pc] = sass_slots(ins, cfg, pc in reciprocals)
         nd = _num_dst(ins)
         ops = ins.operands
         dregs: list[int] = []

@@ -10,7 +10,7 @@ import pytest
 import simgpu as sg
 from simgpu.frontend.ptx.ast import Instruction
 from simgpu.timing.config import default_config
-from simgpu.timing.isa import sass_slots
+from simgpu.timing.isa import build_static, divisor_reciprocals, sass_slots
 
 
 def _ins(text: str) -> Instruction:
@@ -68,3 +68,41 @@ def test_a_division_takes_its_slots_from_the_other_instructions(timing_override)
     single = _cycles()
     per_div = (expanded - single) / (64 * 32 / 4)
     assert cfg.sass_idiv32 - 3 <= per_div <= cfg.sass_idiv32, per_div
+
+
+RECIPROCALS = r'''
+extern "C" __global__ void outside(unsigned* o, unsigned d) {
+    unsigned x = threadIdx.x + 1000u;
+    o[threadIdx.x] = x / d + x % d;  // one reciprocal for both: the same divisor in one block
+}
+extern "C" __global__ void invariant(unsigned* o, unsigned d, int n) {
+    unsigned x = threadIdx.x + 1000u, q = 0;
+    for (int i = 0; i < n; ++i) { q ^= x / d; x += 7u; }  // d is the loop's constant: hoisted
+    o[threadIdx.x] = q;
+}
+extern "C" __global__ void varying(unsigned* o, unsigned d, int n) {
+    unsigned x = threadIdx.x + 1000u, q = 0;
+    for (int i = 0; i < n; ++i) { q ^= x / d; d += 3u; }  // a new divisor each trip
+    o[threadIdx.x] = q;
+}
+extern "C" __global__ void two(unsigned* o, unsigned d, unsigned e) {
+    unsigned x = threadIdx.x + 1000u;
+    o[threadIdx.x] = x / d + x / e;  // two divisors, two reciprocals
+}'''
+
+
+@pytest.mark.parametrize("kernel,expected", [("outside", 1), ("invariant", 0), ("varying", "all"), ("two", 2)])
+def test_a_division_computes_its_divisors_reciprocal_where_ptxas_cannot_share_it(kernel, expected):
+    """ptxas computes a divisor's reciprocal (I2F, MUFU.RCP, F2I, ...) once before a loop that does
+    not change the divisor, and once for divisions by the same register in a block."""
+    lk = sg.RawModule(code=RECIPROCALS).linked(kernel)
+    divisions = [pc for pc, ins in enumerate(lk.instructions) if ins.opcode in ("div", "rem")]
+    assert divisions, [ins.text for ins in lk.instructions]
+    if expected == "all":  # NVVM unrolls the loop: every copy divides by a divisor of its own
+        expected = len(divisions)
+    assert len(divisor_reciprocals(lk)) == expected
+    cfg = dataclasses.replace(default_config(), sass_sequences=True)
+    st = build_static(lk, cfg)
+    with_reciprocal = [pc for pc in divisions if st.slots[pc] == cfg.sass_idiv32 + cfg.sass_idiv32_reciprocal]
+    assert len(with_reciprocal) == expected
+    assert all(st.lat[pc] == cfg.lat_idiv32 + cfg.lat_idiv32_reciprocal for pc in with_reciprocal)
