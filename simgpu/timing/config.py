@@ -115,10 +115,11 @@ class TimingConfig:
     # div / rem also runs I2F.U32.RP, MUFU.RCP, IADD3, F2I.FTZ.U32.TRUNC, IMAD.MOV x2, IMAD and
     # IMAD.HI (the SASS of validation/typical5 permute_bhsd_bshd's four divisions, nvcc 13 sm_90;
     # isa.divisor_reciprocals says which): 8 more issue slots, and on the dependent path I2F
-    # (lat_cvt 17) + MUFU.RCP (lat_mufu 17) + IADD3 (lat_int 5) + F2I (17) + 3 IMAD (lat_imad 4 each)
-    # = 68 more cycles (component latencies, not a measured chain).
+    # (lat_cvt 17) + MUFU.RCP (lat_mufu 17) + IADD3 (lat_int 5) + F2I (17) + IMAD + IMAD.HI (lat_imad
+    # 4 each) = 64 more cycles (component latencies; the IMAD.MOV of -d runs beside the I2F). The
+    # chains sass_ops' *_recip kernels time are the check (prepared 2026-12-06, not yet run).
     sass_idiv32_reciprocal: int = 8
-    lat_idiv32_reciprocal: int = 68
+    lat_idiv32_reciprocal: int = 64
     lat_sdiv32: int = 68
     lat_idiv64: int = 354
     # cycles a warp instruction keeps its pipe busy on one sub-partition (32 lanes / lanes per SMSP)

@@ -22,6 +22,13 @@ CHAIN(div_u32, uint32_t, 1000000u, x / b + c)
 CHAIN(rem_u32, uint32_t, 1000000u, x % b + c)
 CHAIN(div_s32, int32_t, 1000000, x / b + c)
 CHAIN(rem_s32, int32_t, 1000000, x % b + c)
+// the divisor on the chain: ptxas cannot compute its reciprocal before the loop (I2F, MUFU.RCP, F2I
+// at every division, config sass_idiv32_reciprocal / lat_idiv32_reciprocal); or_base_u32 is the
+// chain without the division
+CHAIN(or_base_u32, uint32_t, 1000u, (x | 1u) + b)
+CHAIN(div_u32_recip, uint32_t, 1000000u, b / (x | 1u) + c)
+CHAIN(rem_u32_recip, uint32_t, 1000000u, b % (x | 1u) + c)
+CHAIN(div_s32_recip, int32_t, 1000000, b / (x | 1) + c)
 CHAIN(base_u64, uint64_t, 1000ull, x + b)
 CHAIN(div_u64_small, uint64_t, 1000000ull, x / b + c)
 CHAIN(rem_u64_small, uint64_t, 1000000ull, x % b + c)
@@ -54,6 +61,10 @@ int main() {
     run<uint32_t>("rem_u32", rem_u32, 1000u, 700u);
     run<int32_t>("div_s32", div_s32, 3, 7);
     run<int32_t>("rem_s32", rem_s32, 1000, 700);
+    run<uint32_t>("or_base_u32", or_base_u32, 3u, 7u);
+    run<uint32_t>("div_u32_recip", div_u32_recip, 4000000000u, 7u);
+    run<uint32_t>("rem_u32_recip", rem_u32_recip, 4000000000u, 7u);
+    run<int32_t>("div_s32_recip", div_s32_recip, 2000000000, 7);
     run<uint64_t>("base_u64", base_u64, 3ull, 7ull);
     run<uint64_t>("div_u64_small", div_u64_small, 3ull, 7ull);
     run<uint64_t>("rem_u64_small", rem_u64_small, 1000ull, 700ull);
