@@ -284,6 +284,12 @@ def sass_slots(ins, cfg: TimingConfig, reciprocal: bool = False) -> int:
     return 1
 
 
+def _backward_loops(lk: LinkedKernel) -> list[tuple[int, int]]:
+    """(target, branch pc) of every backward branch: the pcs between them are a loop's body."""
+    return [(int(lk.target[pc]), pc) for pc in range(len(lk.instructions))
+            if int(lk.kinds[pc]) == BRA and 0 <= int(lk.target[pc]) <= pc]
+
+
 def _int32_division(ins) -> bool:
     return (ins.opcode in ("div", "rem") and not (_is_float(ins.mods) or _is_f64(ins.mods))
             and not _is_int64(ins.mods))
@@ -297,10 +303,9 @@ def divisor_reciprocals(lk: LinkedKernel) -> set[int]:
     and once for divisions by the same register in one basic block (i / d beside i % d). A
     division by an immediate is a multiply and never needs one."""
     ins_list = lk.instructions
-    n = len(ins_list)
     writes = [set(_defs_uses(ins)[0]) for ins in ins_list]
-    loops = [(int(lk.target[pc]), pc) for pc in range(n)
-             if int(lk.kinds[pc]) == BRA and 0 <= int(lk.target[pc]) <= pc]
+    loops = _backward_loops(lk)
+    loop_writes = [set().union(*writes[t:j + 1]) for t, j in loops]
     out = set()
     for a, b in basic_blocks(lk):
         seen: dict[tuple, int] = {}  # (divisor, signed) -> pc of the division that computed it
@@ -309,8 +314,7 @@ def divisor_reciprocals(lk: LinkedKernel) -> set[int]:
             if _int32_division(ins) and len(ins.operands) == 3 and isinstance(ins.operands[2], Reg):
                 name = ins.operands[2].name
                 key = (name, "s32" in ins.mods)
-                invariant = any(t <= pc <= j and not any(name in writes[q] for q in range(t, j + 1))
-                                for t, j in loops)
+                invariant = any(t <= pc <= j and name not in w for (t, j), w in zip(loops, loop_writes))
                 if not invariant and key not in seen:
                     out.add(pc)
                 seen[key] = pc
@@ -444,9 +448,7 @@ def divergence_checked_shuffles(lk: LinkedKernel) -> set[int]:
     boundary: nothing is moved across it (nvcc 13.0 -arch=sm_90 SASS: paged_decode_attention's
     V loads stay below the butterfly in the token loop; reduce's unrolled top-level shuffles get no
     BRA.DIV)."""
-    n = len(lk.instructions)
-    loops = [(int(lk.target[pc]), pc) for pc in range(n)
-             if int(lk.kinds[pc]) == BRA and 0 <= int(lk.target[pc]) <= pc]
+    loops = _backward_loops(lk)
     out = set()
     for pc, ins in enumerate(lk.instructions):
         if ins.opcode == "shfl" and "sync" in ins.mods and any(a <= pc <= b for a, b in loops):
