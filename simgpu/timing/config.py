@@ -58,6 +58,18 @@ class TimingConfig:
     lat_fp32: int = 4  # latency_ffma_cycles 4.08 / latency_fadd_cycles 4.07 / latency_fmul_cycles 4.08
     lat_int: int = 5  # latency_iadd_xor_alternating_cycles 5.05 (VIADD/LOP3 chain)
     lat_imad: int = 4  # latency_imad_cycles 4.06
+    # a 64-bit integer add / sub (PTX add.s64 / u64 / b64): ptxas makes it IADD3 + IADD3.X (the high
+    # half waits for the low half's carry) or, after a mul.wide, one IMAD.WIDE. H200 (benchmarks/
+    # microbench/int64_chain, 2026-12-06): a warp's dependent chain of 64 links took 9.52 cycles a
+    # link as IADD3 + IADD3.X (chain_i64) and 10.41 as IMAD.WIDE (chain_ptr), each with a LOP3 off
+    # the chain; ptxas's control bits say 6. Left at the 32-bit add's 5 for now: at 10, 255 recorded
+    # launches side by side went 10.13 -> 10.02 % kernel-time MAPE (157 within 10 % both;
+    # gemm_cp_async +6.4 -> +2.6 %, chunk_sum_f4 -17.6 -> -14.2, col_major_read +4.6 -> +1.4; blur5x5
+    # -12.1 -> -14.3, gemm_tile32_2x2 -6.6 -> -8.6), but the L2 read sectors' mean error 3.19 ->
+    # 3.35 % (the cross-SM merging moves with the SMs' timing: row_dot_naive +31 -> +56 %,
+    # gemm_tile32_2x2 +23 -> +31, gemm_abt_naive -1.3 -> -2.7 % now outside 2 %). To take up with
+    # the merge model.
+    lat_int64_add: int = 5
     lat_fp64: int = 8  # latency_dfma_cycles 8.05 / latency_dadd_cycles 8.05
     lat_mufu: int = 17  # latency_mufu_ex2_cycles 17.02 / latency_mufu_rsq_cycles 17.02
     lat_sin: int = 23  # latency_sin_approx_cycles 23.02 (FMUL.RZ + MUFU.SIN)
@@ -116,8 +128,9 @@ class TimingConfig:
     # IMAD.HI (the SASS of validation/typical5 permute_bhsd_bshd's four divisions, nvcc 13 sm_90;
     # isa.divisor_reciprocals says which): 8 more issue slots, and on the dependent path I2F
     # (lat_cvt 17) + MUFU.RCP (lat_mufu 17) + IADD3 (lat_int 5) + F2I (17) + IMAD + IMAD.HI (lat_imad
-    # 4 each) = 64 more cycles (component latencies; the IMAD.MOV of -d runs beside the I2F). The
-    # chains sass_ops' *_recip kernels time are the check (prepared 2026-12-06, not yet run).
+    # 4 each) = 64 more cycles (component latencies; the IMAD.MOV of -d runs beside the I2F).
+    # Checked after: the H200 (sass_ops' *_recip chains, 2026-12-06) took 63.6 more cycles and 7.7
+    # more SASS instructions for div.u32 (signed: 65.9 and 9.8).
     sass_idiv32_reciprocal: int = 8
     lat_idiv32_reciprocal: int = 64
     lat_sdiv32: int = 68

@@ -224,6 +224,8 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
         return K_ALU, P_FP32, cfg.lat_fp32, cfg.ii_fp32, SB_WAIT
     if op in ("mul", "mad", "mul24", "mad24") or (op in ("mul", "mad") and "wide" in mods):
         return K_ALU, P_IMAD, cfg.lat_imad, cfg.ii_imad, SB_WAIT
+    if op in ("add", "sub") and _is_int64(mods):  # IADD3 + IADD3.X, or IMAD.WIDE with a mul.wide
+        return K_ALU, P_INT, cfg.lat_int64_add, cfg.ii_int, SB_WAIT
     if op in ("bar", "barrier") and "warp" not in mods:  # bar.warp.sync (WARPSYNC): an ALU slot
         return K_BAR, P_BRANCH, 0, cfg.ii_branch, SB_WAIT
     return K_ALU, P_INT, cfg.lat_int, cfg.ii_int, SB_WAIT

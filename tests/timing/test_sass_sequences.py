@@ -106,3 +106,14 @@ def test_a_division_computes_its_divisors_reciprocal_where_ptxas_cannot_share_it
     with_reciprocal = [pc for pc in divisions if st.slots[pc] == cfg.sass_idiv32 + cfg.sass_idiv32_reciprocal]
     assert len(with_reciprocal) == expected
     assert all(st.lat[pc] == cfg.lat_idiv32 + cfg.lat_idiv32_reciprocal for pc in with_reciprocal)
+
+
+@pytest.mark.parametrize("text", ["add.s64", "sub.u64", "add.b64"])
+def test_a_64_bit_add_takes_its_own_latency(text):
+    """add / sub on 64-bit integers take config lat_int64_add (benchmarks/microbench/int64_chain);
+    32-bit ones and float adds keep theirs."""
+    from simgpu.timing.isa import classify
+    cfg = dataclasses.replace(default_config(), lat_int64_add=10)
+    assert classify(_ins(text), 0, None, cfg)[2] == 10
+    assert classify(_ins("add.s32"), 0, None, cfg)[2] == cfg.lat_int
+    assert classify(_ins("add.f64"), 0, None, cfg)[2] == cfg.lat_fp64
