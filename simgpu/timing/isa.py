@@ -274,7 +274,7 @@ def sass_slots(ins, cfg: TimingConfig, reciprocal: bool = False) -> int:
     if not cfg.sass_sequences:
         return 1
     op, mods = ins.opcode, ins.mods
-    if op in ("div", "rem") and not (_is_float(mods) or _is_f64(mods)):
+    if _int_division(ins):
         if _is_int64(mods):
             return cfg.sass_idiv64
         extra = cfg.sass_idiv32_reciprocal if reciprocal else 0
@@ -292,9 +292,9 @@ def _backward_loops(lk: LinkedKernel) -> list[tuple[int, int]]:
             if int(lk.kinds[pc]) == BRA and 0 <= int(lk.target[pc]) <= pc]
 
 
-def _int32_division(ins) -> bool:
-    return (ins.opcode in ("div", "rem") and not (_is_float(ins.mods) or _is_f64(ins.mods))
-            and not _is_int64(ins.mods))
+def _int_division(ins) -> bool:
+    """An integer div / rem, of any width."""
+    return ins.opcode in ("div", "rem") and not (_is_float(ins.mods) or _is_f64(ins.mods))
 
 
 def divisor_reciprocals(lk: LinkedKernel) -> set[int]:
@@ -310,19 +310,18 @@ def divisor_reciprocals(lk: LinkedKernel) -> set[int]:
     loop_writes = [set().union(*writes[t:j + 1]) for t, j in loops]
     out = set()
     for a, b in basic_blocks(lk):
-        seen: dict[tuple, int] = {}  # (divisor, signed) -> pc of the division that computed it
+        seen: set[tuple[str, bool]] = set()  # (divisor, signed) whose reciprocal this block has
         for pc in range(a, b):
             ins = ins_list[pc]
-            if _int32_division(ins) and len(ins.operands) == 3 and isinstance(ins.operands[2], Reg):
+            if (_int_division(ins) and not _is_int64(ins.mods) and len(ins.operands) == 3
+                    and isinstance(ins.operands[2], Reg)):
                 name = ins.operands[2].name
                 key = (name, "s32" in ins.mods)
                 invariant = any(t <= pc <= j and name not in w for (t, j), w in zip(loops, loop_writes))
                 if not invariant and key not in seen:
                     out.add(pc)
-                seen[key] = pc
-            for name in writes[pc]:
-                for key in [k for k in seen if k[0] == name]:
-                    del seen[key]
+                seen.add(key)
+            seen = {k for k in seen if k[0] not in writes[pc]}
     return out
 
 
@@ -345,7 +344,7 @@ def slow_path_calls(lk: LinkedKernel) -> set[int]:
     for pc, ins in enumerate(lk.instructions):
         if _ieee_div_sqrt_rcp(ins):
             out.add(pc)
-        elif ins.opcode in ("div", "rem") and _is_int64(ins.mods):
+        elif _int_division(ins) and _is_int64(ins.mods):
             out.add(pc)
     return out
 
@@ -375,10 +374,9 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
             k, p, l, i, s = K_ALU, P_INT, cfg.lat_int, cfg.ii_int, SB_WAIT
         if p == P_LSU and k != K_CONST:  # each of its MIO instructions holds the sub-partition's port
             i *= cfg.ii_mio
-        kind[pc], pipe[pc], lat[pc], ii[pc], sb[pc] = k, p, l, i, s
         if pc in reciprocals:
             l += cfg.lat_idiv32_reciprocal
-            lat[pc] = l
+        kind[pc], pipe[pc], lat[pc], ii[pc], sb[pc] = k, p, l, i, s
         slots[pc] = sass_slots(ins, cfg, pc in reciprocals)
         nd = _num_dst(ins)
         ops = ins.operands
