@@ -4,8 +4,9 @@ after, side by side), so that the 255 launches are simulated once per variant, n
 
     python validation/snapshot.py OUT.json [--jobs N] [--suite NAME ...] [--set FIELD=VALUE ...]
 
-``--set`` replaces a TimingConfig field for every launch (simgpu.timing.config.overridden), e.g.
-``--set ptxas_layout_from_sass=False``; the values are Python literals.
+``--set`` replaces a TimingConfig or MemoryConfig field for every launch
+(simgpu.timing.config.overridden, simgpu.memory.config.overridden), e.g. ``--set
+ptxas_layout_from_sass=False`` or ``--set l1_victim_pool=16``; the values are Python literals.
 """
 
 from __future__ import annotations
@@ -30,12 +31,19 @@ SASS_METRICS = [sass_metric(op) for op in ("ld", "st")]
 
 def suite_launches(name: str, changes: dict[str, object] | None = None) -> dict[str, dict[str, list[float]]]:
     """{"suite:case#i": {metric: [simulated, H200]}} for every launch of one recorded suite, with
-    TimingConfig fields replaced by ``changes``; only metrics the H200 measured are kept."""
+    TimingConfig or MemoryConfig fields replaced by ``changes``; only metrics the H200 measured are kept."""
+    from dataclasses import fields
+
     from simgpu.crosscheck import crosscheck
+    from simgpu.memory.config import MemoryConfig
+    from simgpu.memory.config import overridden as memory_overridden
     from simgpu.timing.config import overridden
 
     suite, recorded = SUITES[name]
-    with overridden(**(changes or {})):
+    changes = changes or {}
+    memory = {f.name for f in fields(MemoryConfig)}
+    with overridden(**{k: v for k, v in changes.items() if k not in memory}), \
+            memory_overridden(**{k: v for k, v in changes.items() if k in memory}):
         report = crosscheck(suite=suite, recorded=recorded, echo=None)
     sass = json.loads(SHARED_SASS.read_text()).get(name, {}) if SHARED_SASS.exists() else {}
     launches: dict[str, dict[str, list[float]]] = {}
@@ -86,17 +94,18 @@ def main() -> None:
     ap.add_argument("--suite", nargs="+", action="extend", choices=list(SUITES), metavar="NAME",
                     help=f"only these suites (names: {', '.join(SUITES)})")
     ap.add_argument("--set", nargs="+", action="extend", default=[], metavar="FIELD=VALUE",
-                    help="replace a TimingConfig field for every launch")
+                    help="replace a TimingConfig or MemoryConfig field for every launch")
     opts = ap.parse_args()
     changes = _parse_set(opts.set)
-    import simgpu.crosscheck  # noqa: F401 - the workers fork with every module loaded: a tree edited mid-run is not mixed in
-    from simgpu.timing.config import overridden
+    from dataclasses import fields
 
-    try:  # an unknown field fails here, before any simulation
-        with overridden(**changes):
-            pass
-    except TypeError as exc:
-        raise SystemExit(f"--set: {exc}") from None
+    import simgpu.crosscheck  # noqa: F401 - the workers fork with every module loaded: a tree edited mid-run is not mixed in
+    from simgpu.memory.config import MemoryConfig
+    from simgpu.timing.config import TimingConfig
+
+    unknown = sorted(set(changes) - {f.name for f in fields(TimingConfig) + fields(MemoryConfig)})
+    if unknown:  # fails here, before any simulation
+        raise SystemExit(f"--set: no TimingConfig or MemoryConfig field {', '.join(map(repr, unknown))}")
     names = [n for n in (opts.suite or SUITES) if all(p.exists() for p in SUITES[n])]
     start = time.time()
     with ProcessPoolExecutor(max_workers=opts.jobs) as pool:

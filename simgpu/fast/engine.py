@@ -189,15 +189,15 @@ class FastEngine(Engine):
             caches = (l1.tags, l1.valid, l1.lru, l1.wreq, l1.req, l1.stamp,
                       l2.tags, l2.valid, l2.dirty, l2.lru, l2.stamp, np.asarray(ms.merge_dom, np.int64),
                       np.asarray(ms.sm_side, np.int8), np.asarray(ms.heap_lines, np.int64))
-            geo = np.array([l1.nways, l2.nsets, l2.fetch_pair, l2.write_hit, ms.merge_cap, ms.record_load_hits],
-                           np.int64)
+            geo = np.array([l1.nways, l2.nsets, l2.fetch_pair, l2.write_hit, ms.merge_cap, ms.record_load_hits,
+                            l1.victim_pool], np.int64)
         else:
             z3 = np.zeros((1, 1, 1), np.int64)
             z2 = np.zeros((1, 1), np.int64)
             caches = (z3, z3.astype(np.uint8), z3, z3, np.zeros((1, 4), np.int64), np.zeros(1, np.int64),
                       z2, z2.astype(np.uint8), z2.astype(np.uint8), z2, np.zeros(1, np.int64), np.zeros(0, np.int64),
                       np.zeros(0, np.int8), np.zeros(0, np.int64))
-            geo = np.zeros(6, np.int64)
+            geo = np.zeros(7, np.int64)
         st = self.stats
         with np.errstate(all="ignore"):
             while True:

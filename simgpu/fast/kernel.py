@@ -870,7 +870,7 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
             mt_cnt = np.zeros((1, 4), np.int64)
             mt_hit = np.zeros(1, np.uint8)
         hierarchy_batch(code, g_sm[:n], g_uid[:n], g_warp, g_line, g_m8, ng, l1_tags, l1_valid, l1_lru, l1_wreq, l1_req,
-                        l1_ways, l1_stamp,
+                        l1_ways, geo[6], l1_stamp,
                         l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
                         ctr, w_l1[:n], w_l2[:n], dom, merge_cap, mt_keys, mt_cnt, mt_hit, g_info, sm_side, heap_lines)
     gl_cnt[p, 0] += n

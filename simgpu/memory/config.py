@@ -27,11 +27,15 @@ Sources referred to below:
               room (reads twice, writes then reads, vector adds of 16-72 MB).
   [L1GEOM]    benchmarks/microbench/l1_geometry (ncu on the H200, 2026-12-02): how much an L1 beside
               the 32, 64 and 132 KB carveouts holds; sweeps at other starts and strides.
+  [L1REPL]    benchmarks/microbench/l1_replacement (ncu on an H100, 2026-12-06): what the L1 keeps of
+              sweeps past its capacity, by load kind, request shape and warps.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, fields, replace
 
 from simgpu.memory.topology import H200_L2_SIDE, H200_MERGE_DOMAINS, H200_MERGE_MAX_SMS
 
@@ -84,7 +88,7 @@ class MemoryConfig:
     # carveout (why is not documented). With whole ways per set simgpu's L1 holds 216 / 184 / 116 KB
     # there (240 KB beside the 8 KB carveout, where the H200 re-reads a 240 KB buffer with no miss).
     l1_reserved_bytes: int = 7 * KB
-    # Associativity and replacement are not documented; LRU is assumed. 32 sets (a power of two)
+    # Associativity and replacement are not documented. 32 sets (a power of two)
     # indexed by the XOR of the 5-bit groups of the line's number in its allocation (l1.l1_set_of,
     # l1.hierarchy_batch's rel), the ways whatever the carveout leaves less l1_reserved_bytes (224 KB:
     # 54 ways; 248 KB: 60). [L1GEOM]: no loss at strides of 128 B to 4 MB nor at any start within a
@@ -97,9 +101,19 @@ class MemoryConfig:
     # all hits the second time in 248 KB, so do 64 lines 32 KB or 4 KB apart (sass_probes reread,
     # reread_strided), and 1,024 lines 8 KB apart, each read 8 times, hit 87.55 % (validation/typical2
     # matvec_ldg4). Past the capacity the H200 loses its hits gradually (224 KB: 71 % of a possible
-    # 87.5; 256 KB: 19-30 %) where LRU sets lose them at once (not modelled: tree pseudo-LRU and a
-    # random victim among the 16 oldest fit that but lose hits of recorded kernels, [L1GEOM] README).
+    # 87.5; 256 KB: 19-30 %) where LRU sets lose them at once: l1_victim_pool below.
     l1_sets: int = 32
+    # The victim of an L1 allocation: drawn among the l1_victim_pool least recently used ways of
+    # the set (a hash of the line and the set's stamps, memory/l1.py _l1_alloc); 1 is LRU.
+    # [L1REPL]: past its capacity the L1 keeps part of a swept region, losing more the further over
+    # (a 32-line-a-request sweep of 224 / 240 / 256 / 288 KB through a 217 KB L1 loses 19 / 51 / 82 /
+    # 99 % of its re-reads, the same for plain and read-only loads and one-line requests; 8 warps
+    # lose less), where LRU loses all from 218 KB; each thread re-reading its own line with 7 or 8
+    # CTAs of 256 threads an SM (224 or 256 KB of lines live) hits 69.7 / 46.9 %. Over its 58
+    # launches (sweeps of 208-288 KB by 1 and 8 warps, the re-reads) a pool of 16 is nearest: mean
+    # |hit rate error| 5.0 points (LRU 33.0, pool 8 11.5, 12 7.0, 24 6.3, 32 8.6); on l1_geometry's
+    # H200 sweeps ([L1GEOM]) 6.0 points on the overflowing ones where LRU is 57.0.
+    l1_victim_pool: int = 16
     # L1 policies (Hopper): global loads allocate in L1 (default ld.ca-like caching on sm_70+,
     # [CALIB] gemm_naive shows 87.5 % L1 hits); global stores are write-through (Volta/Turing tuning
     # guides: "L1 can cache write operations (write-through)") and allocate the line in L1; a store
@@ -240,7 +254,12 @@ class MemoryConfig:
 
 
 def memory_config_for(gpu) -> MemoryConfig:
-    """The memory configuration for a GPUConfig preset (L2 size and unified L1 size by name)."""
+    """The memory configuration for a GPUConfig preset (L2 size and unified L1 size by name), with
+    the fields an enclosing `overridden` block replaces."""
+    return replace(_preset_config(gpu), **_CHANGES)
+
+
+def _preset_config(gpu) -> MemoryConfig:
     name = getattr(gpu, "name", str(gpu)).upper()
     base = MemoryConfig()
     if "H200" in name:
@@ -259,3 +278,24 @@ def memory_config_for(gpu) -> MemoryConfig:
             l2_sm_sides=None,  # not measured on an A100
         )
     return base
+
+
+_CHANGES: dict[str, object] = {}
+
+
+@contextmanager
+def overridden(**changes: object) -> Iterator[None]:
+    """Memory systems made inside the block (launches, crosschecks) use their preset's config with
+    these fields replaced (a field that does not exist is an error), e.g. ``with
+    overridden(l1_victim_pool=16): kernel(...)``; as timing.config.overridden, for trying a model
+    change against recorded launches (validation/snapshot.py --set)."""
+    global _CHANGES
+    unknown = sorted(set(changes) - {f.name for f in fields(MemoryConfig)})
+    if unknown:
+        raise TypeError(f"MemoryConfig has no field {', '.join(map(repr, unknown))}")
+    saved = _CHANGES
+    _CHANGES = {**saved, **changes}
+    try:
+        yield
+    finally:
+        _CHANGES = saved

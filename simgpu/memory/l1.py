@@ -15,7 +15,10 @@ shared-memory carveout (a carveout takes ways, not sets) minus the 7 KB the H200
 Policies (config.py has the sources):
 * global load: lookup per sector (hit = tag present and sector valid); missing sectors are requested
   from L2 (one L2 lookup per line with the missing-sector mask) and filled; the line allocates
-  (LRU victim, empty ways first). L1 holds no dirty data for global memory. Cache operators
+  (an empty way first, else a victim drawn among the set's 16 least recently used ways, config
+  l1_victim_pool: past its capacity the H100's and H200's L1 keep part of a swept region, losing
+  more the further over, where LRU loses it all, benchmarks/microbench/l1_replacement).
+  L1 holds no dirty data for global memory. Cache operators
   (measured, benchmarks/microbench/sass_probes, ld_cache_ops): .cg, .cv, volatile and gpu/sys-scope
   strong loads (LDG.E.STRONG.GPU/SYS) never hit nor allocate, and drop the sectors they read from
   the L1 (fetched again, the L1's copy is stale: a plain load, then an .cv and an .cs load of the
@@ -130,16 +133,33 @@ def _l1_find(tags, sm, s, line, ways):
 
 
 @njit(cache=True, inline="always")
-def _l1_alloc(tags, valid, lru, wreq, sm, s, line, ways):
+def _l1_alloc(tags, valid, lru, wreq, sm, s, line, ways, pool):
+    """Allocate ``line`` in set s of SM sm: an empty way if there is one, else a victim drawn among
+    the ``pool`` least recently used ways (pool 1: LRU; config.py l1_victim_pool). The draw is a
+    hash of the line and the set's stamps, so a walk in the same order picks the same victims."""
     best = 0
     best_stamp = lru[sm, s, 0]
     for w in range(ways):
         if tags[sm, s, w] == -1:
             best = w
+            pool = 1
             break
         if lru[sm, s, w] < best_stamp:
             best_stamp = lru[sm, s, w]
             best = w
+    if pool > 1:
+        h = (line * np.int64(0x9E3779B1) + lru[sm, s, 0] * np.int64(0x85EBCA6B) + lru[sm, s, ways - 1]) \
+            & np.int64(0x7FFFFFFF)
+        h = ((h ^ (h >> 15)) * np.int64(0x2C1B3C6D)) & np.int64(0x7FFFFFFF)
+        floor = best_stamp
+        for _ in range((h >> 7) % min(pool, ways)):  # the next older way, r times (stamps are distinct)
+            nxt = np.int64(0x7FFFFFFFFFFFFFFF)
+            for w in range(ways):
+                v = lru[sm, s, w]
+                if floor < v < nxt:
+                    nxt = v
+                    best = w
+            floor = nxt
     tags[sm, s, best] = line
     valid[sm, s, best] = 0
     wreq[sm, s, best] = -1
@@ -164,7 +184,7 @@ def _merge_slot(keys, key):
 
 @njit(cache=True)
 def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
-                    l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_ways, l1_stamp,
+                    l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_ways, l1_pool, l1_stamp,
                     l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
                     ctr, w_l1_hit, w_l2_hit,
                     merge_dom, merge_cap, mt_keys, mt_cnt, mt_hit, g_info, sm_side, heap_lines):
@@ -234,7 +254,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 fresh = w < 0
                 if fresh:
-                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, l1_ways)
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, l1_ways, l1_pool)
                 v = np.int64(l1_valid[sm, s, w])
                 if op == OP_LOCAL_ST:  # hits where the sectors are valid
                     l1h = v & m
@@ -273,7 +293,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                 s = l1_set_of(rel, l1_tags.shape[1])
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w < 0:
-                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, l1_ways)
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, l1_ways, l1_pool)
                 v = np.int64(l1_valid[sm, s, w])
                 l1h = v & m
                 miss = m & ~v & 15
@@ -313,12 +333,13 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
 class L1Caches:
     """The L1 state arrays of all SMs."""
 
-    def __init__(self, num_sms: int, unified_bytes: int, sets: int, line_bytes: int = 128):
+    def __init__(self, num_sms: int, unified_bytes: int, sets: int, line_bytes: int = 128, victim_pool: int = 1):
         if sets < 1 or sets & (sets - 1):
             raise ValueError(f"L1 sets must be a power of two, got {sets}")
         self.num_sms = num_sms
         self.sets = sets
         self.line_bytes = line_bytes
+        self.victim_pool = max(1, int(victim_pool))  # _l1_alloc's pool (config l1_victim_pool)
         self.max_ways = unified_bytes // line_bytes // sets
         shape = (num_sms, sets, self.max_ways)
         self.tags = np.full(shape, -1, dtype=np.int64)

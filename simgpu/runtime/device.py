@@ -47,12 +47,15 @@ class Device:
         self.malloc_heap_bytes = int(nbytes)
 
     def memory_system(self, gpu: GPUConfig):
-        """The (persistent) memory system of `gpu`, created on first use."""
+        """The (persistent) memory system of `gpu` and its memory config (memory.config.overridden
+        makes another), created on first use."""
+        from simgpu.memory.config import memory_config_for
         from simgpu.memory.system import MemorySystem
 
-        key = repr(gpu)
+        mem = memory_config_for(gpu)
+        key = (repr(gpu), repr(mem))
         if key not in self._memory_systems:
-            ms = MemorySystem(gpu)
+            ms = MemorySystem(gpu, mem)
             _compile_memory_paths(ms)
             self._memory_systems[key] = ms
         return self._memory_systems[key]

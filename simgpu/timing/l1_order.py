@@ -20,7 +20,7 @@ second pass hits (33.2 %).
 
 After the replay, `timed_l1_hits` walks every global load's and global store's lines again through
 an L1 per SM of the same geometry and policies as memory/l1.py (sets, ways, set index from the
-line's place in its allocation, LRU, empty ways first; loads allocate; stores write-allocate and
+line's place in its allocation, the victim choice (empty ways first); loads allocate; stores write-allocate and
 mark their sectors valid; .cg/.cv/volatile loads drop the sectors, .lu hits and drops), row by
 row in the order given (the replay's issue cycles, or each row's place in the trace's step order;
 ties: the row order), each on the SM the replay ran its warp on. Per pc it returns the load sectors
@@ -105,7 +105,7 @@ def _l1_sets(lines, heap_lines, nsets):
 
 @njit(cache=True)
 def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_set, st_off, st_line, st_info, st_set,
-          tags, valid, lru, wreq, f_hit, t_hit, ld_miss):
+          tags, valid, lru, wreq, pool, f_hit, t_hit, ld_miss):
     """The rows in `order` through the per-SM L1 arrays (tags / valid / lru / wreq [sms, sets, ways],
     memory/l1.py's, whose lookup and victim choice this reuses); adds per pc the functional and the
     timed load hit sectors, and sets each load group's missed sectors (ld_miss, all asked for where
@@ -123,7 +123,7 @@ def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_set, st_of
             s = ld_set[j]
             w = _l1_find(tags, sm, s, ld_line[j], ways)
             if w < 0 and pol == POLICY_PLAIN:
-                w = _l1_alloc(tags, valid, lru, wreq, sm, s, ld_line[j], ways)
+                w = _l1_alloc(tags, valid, lru, wreq, sm, s, ld_line[j], ways, pool)
             if w < 0:
                 continue
             v = np.int64(valid[sm, s, w])
@@ -142,7 +142,7 @@ def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_set, st_of
             s = st_set[j]
             w = _l1_find(tags, sm, s, st_line[j], ways)
             if w < 0:
-                w = _l1_alloc(tags, valid, lru, wreq, sm, s, st_line[j], ways)
+                w = _l1_alloc(tags, valid, lru, wreq, sm, s, st_line[j], ways, pool)
             valid[sm, s, w] = np.int64(valid[sm, s, w]) | (np.int64(st_info[j]) & 15)
             stamp += 1
             lru[sm, s, w] = stamp
@@ -212,13 +212,14 @@ def run_order(warp_off: np.ndarray, row_step: np.ndarray, e_issue: np.ndarray, e
 
 def timed_l1_hits(e_issue: np.ndarray, row_entry: np.ndarray, row_pc: np.ndarray, row_warp: np.ndarray,
                   warp_sm: np.ndarray, policy: np.ndarray, load: tuple, store: tuple, *, num_sms: int,
-                  sets: int, ways: int, heap_lines: np.ndarray) -> L1Counts:
+                  sets: int, ways: int, heap_lines: np.ndarray, pool: int = 1) -> L1Counts:
     """Walk the global loads' and stores' lines through per-SM L1s in issue order (module docstring).
 
     e_issue: per replayed entry its issue cycle; row_entry / row_pc / row_warp: per memory row its
     entry, pc and warp; warp_sm: per warp the SM the replay ran it on; policy: per pc a POLICY_*
     code; load / store: (off [rows + 1], line, info) as Streams.load_* / store_*; heap_lines: the
-    sorted first lines of the allocations (memory/l1.py's set index)."""
+    sorted first lines of the allocations (memory/l1.py's set index); pool: the victim pool
+    (memory/l1.py _l1_alloc)."""
     n_pc = len(policy)
     f_hit = np.zeros(n_pc, np.int64)
     t_hit = np.zeros(n_pc, np.int64)
@@ -240,6 +241,6 @@ def timed_l1_hits(e_issue: np.ndarray, row_entry: np.ndarray, row_pc: np.ndarray
           ld_off, ld_line, ld_info, _l1_sets(ld_line, heap_lines, sets), st_off, st_line, st_info,
           _l1_sets(st_line, heap_lines, sets),
           np.full(shape, -1, np.int64), np.zeros(shape, np.uint8), np.zeros(shape, np.int64),
-          np.full(shape, -1, np.int64), f_hit, t_hit, ld_miss)
+          np.full(shape, -1, np.int64), int(pool), f_hit, t_hit, ld_miss)
     return L1Counts(f_hit, t_hit, ld_miss)
 

@@ -5,7 +5,7 @@ still there."""
 
 import numpy as np
 import pytest
-from chunk_kernel import THREADS, ChunkSum
+from chunk_kernel import THREADS, ChunkSum, lru_l1
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -149,9 +149,9 @@ def test_rows_read_twice_past_the_l1_keep_hits_in_issue_order():
         assert np.all(out.get() == 64.0)  # lane 0: 32 of each pass's 1,024 ones, twice
         return rep.metrics
 
-    with overridden(l1_loads_in_runs=False):  # the functional walk's hits
+    with overridden(l1_loads_in_runs=False), lru_l1():  # the functional walk's hits
         off = run()
-    with overridden(l1_loads_in_issue_order=True) as cfg:
+    with overridden(l1_loads_in_issue_order=True) as cfg, lru_l1():
         assert cfg.l1_loads_in_issue_order
         on = run()
     assert not default_config().l1_loads_in_issue_order
@@ -272,7 +272,7 @@ def test_walking_a_trace_recorded_without_the_hit_groups_is_an_error():
     with pytest.raises(ValueError, match="group_table.*without the loads' hit groups"):
         simulate_timing(rep.linked, rep.trace, sg.current_gpu(), grid=rep.grid, block=rep.block,
                         ctas_per_sm=rep.ctas_per_sm, registers_per_thread=rep.registers_per_thread,
-                        l1_geometry=(256, 4, np.zeros(1, np.int64)))
+                        l1_geometry=(256, 4, np.zeros(1, np.int64), 1))
 
 
 def test_run_order_keeps_a_warps_run_together_and_the_runs_in_step():
@@ -331,10 +331,11 @@ def test_run_order_lets_each_warp_reread_its_lines_before_the_others_evict_them(
     L2 reads drop by at most the sectors moved (MemorySystem.apply_timed_l1 takes away a moved
     sector's share of L2 lookups: misses merged on a sector already asked for looked up nothing)."""
     run = ChunkSum()
-    with overridden(l1_loads_in_runs=False) as cfg:
+    with overridden(l1_loads_in_runs=False) as cfg, lru_l1():
         assert not cfg.l1_loads_in_runs
         off = run().metrics
-    on = run().metrics  # the default
+    with lru_l1():
+        on = run().metrics  # the default order
     sectors = off["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]
     assert sectors == THREADS * 32
     assert off[LD_HIT] < 0.05 * sectors

@@ -1,7 +1,7 @@
 """The second replay on the L1 walk's misses (simgpu/timing/retime.py)."""
 
 import numpy as np
-from chunk_kernel import ChunkSum
+from chunk_kernel import ChunkSum, lru_l1
 
 from simgpu.timing.config import default_config, overridden
 from simgpu.timing.prepare import MEM_ROW, Streams, dram_latency, l2_latency
@@ -98,9 +98,10 @@ def test_a_launch_whose_walk_hits_far_more_is_replayed_on_those_hits():
     runs faster (the hits still pay their bank conflicts: float4s 128 bytes apart, 32 wavefronts a
     load); every counter stays the same."""
     run = ChunkSum()
-    with overridden(l1_walk_retime_min_share=0.0):
+    with overridden(l1_walk_retime_min_share=0.0), lru_l1():
         once = run()
-    twice = run()  # the default
+    with lru_l1():
+        twice = run()  # the default retime
     assert once.timing.extra["retimed_share"] == 0.0
     assert twice.timing.extra["retimed_share"] >= 0.7
     assert twice.metrics["gpu__time_duration.sum"] < 0.7 * once.metrics["gpu__time_duration.sum"]
