@@ -29,21 +29,33 @@ HERE = Path(__file__).resolve().parent
 SASS_METRICS = [sass_metric(op) for op in ("ld", "st")]
 
 
+def split_changes(changes: dict[str, object]) -> tuple[dict[str, object], dict[str, object]]:
+    """``changes`` as (TimingConfig fields, MemoryConfig fields); a name that is neither raises
+    ValueError."""
+    from dataclasses import fields
+
+    from simgpu.memory.config import MemoryConfig
+    from simgpu.timing.config import TimingConfig
+
+    timing = {f.name for f in fields(TimingConfig)}
+    memory = {f.name for f in fields(MemoryConfig)}
+    unknown = sorted(set(changes) - timing - memory)
+    if unknown:
+        raise ValueError(f"no TimingConfig or MemoryConfig field {', '.join(map(repr, unknown))}")
+    return ({k: v for k, v in changes.items() if k in timing},
+            {k: v for k, v in changes.items() if k in memory})
+
+
 def suite_launches(name: str, changes: dict[str, object] | None = None) -> dict[str, dict[str, list[float]]]:
     """{"suite:case#i": {metric: [simulated, H200]}} for every launch of one recorded suite, with
     TimingConfig or MemoryConfig fields replaced by ``changes``; only metrics the H200 measured are kept."""
-    from dataclasses import fields
-
     from simgpu.crosscheck import crosscheck
-    from simgpu.memory.config import MemoryConfig
     from simgpu.memory.config import overridden as memory_overridden
     from simgpu.timing.config import overridden
 
     suite, recorded = SUITES[name]
-    changes = changes or {}
-    memory = {f.name for f in fields(MemoryConfig)}
-    with overridden(**{k: v for k, v in changes.items() if k not in memory}), \
-            memory_overridden(**{k: v for k, v in changes.items() if k in memory}):
+    timing, memory = split_changes(changes or {})
+    with overridden(**timing), memory_overridden(**memory):
         report = crosscheck(suite=suite, recorded=recorded, echo=None)
     sass = json.loads(SHARED_SASS.read_text()).get(name, {}) if SHARED_SASS.exists() else {}
     launches: dict[str, dict[str, list[float]]] = {}
@@ -97,15 +109,12 @@ def main() -> None:
                     help="replace a TimingConfig or MemoryConfig field for every launch")
     opts = ap.parse_args()
     changes = _parse_set(opts.set)
-    from dataclasses import fields
-
     import simgpu.crosscheck  # noqa: F401 - the workers fork with every module loaded: a tree edited mid-run is not mixed in
-    from simgpu.memory.config import MemoryConfig
-    from simgpu.timing.config import TimingConfig
 
-    unknown = sorted(set(changes) - {f.name for f in fields(TimingConfig) + fields(MemoryConfig)})
-    if unknown:  # fails here, before any simulation
-        raise SystemExit(f"--set: no TimingConfig or MemoryConfig field {', '.join(map(repr, unknown))}")
+    try:  # an unknown field fails here, before any simulation
+        split_changes(changes)
+    except ValueError as exc:
+        raise SystemExit(f"--set: {exc}") from None
     names = [n for n in (opts.suite or SUITES) if all(p.exists() for p in SUITES[n])]
     start = time.time()
     with ProcessPoolExecutor(max_workers=opts.jobs) as pool:
