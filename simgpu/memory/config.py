@@ -104,7 +104,8 @@ class MemoryConfig:
     # 87.5; 256 KB: 19-30 %) where LRU sets lose them at once: l1_victim_pool below.
     l1_sets: int = 32
     # The victim of an L1 allocation: drawn among the l1_victim_pool least recently used ways of
-    # the set (a hash of the line and the set's stamps, memory/l1.py _l1_alloc); 1 is LRU.
+    # the set (a hash of the line's number in its allocation and the set's stamps, so the draw does not
+    # depend on where earlier allocations put the array; memory/l1.py _l1_alloc); 1 is LRU.
     # [L1REPL]: past its capacity the L1 keeps part of a swept region, losing more the further over
     # (a 32-line-a-request sweep of 224 / 240 / 256 / 288 KB through a 217 KB L1 loses 19 / 51 / 82 /
     # 99 % of its re-reads, the same for plain and read-only loads and one-line requests; 8 warps

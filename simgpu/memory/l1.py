@@ -133,10 +133,12 @@ def _l1_find(tags, sm, s, line, ways):
 
 
 @njit(cache=True, inline="always")
-def _l1_alloc(tags, valid, lru, wreq, sm, s, line, ways, pool):
+def _l1_alloc(tags, valid, lru, wreq, sm, s, line, rel, ways, pool):
     """Allocate ``line`` in set s of SM sm: an empty way if there is one, else a victim drawn among
     the ``pool`` least recently used ways (pool 1: LRU; config.py l1_victim_pool). The draw is a
-    hash of the line and the set's stamps, so a walk in the same order picks the same victims."""
+    hash of ``rel`` (the line's number in its allocation, which also picks its set) and the set's
+    stamps, so a walk in the same order picks the same victims, wherever earlier allocations put
+    the array."""
     best = 0
     best_stamp = lru[sm, s, 0]
     for w in range(ways):
@@ -148,7 +150,7 @@ def _l1_alloc(tags, valid, lru, wreq, sm, s, line, ways, pool):
             best_stamp = lru[sm, s, w]
             best = w
     if pool > 1:
-        h = (line * np.int64(0x9E3779B1) + lru[sm, s, 0] * np.int64(0x85EBCA6B) + lru[sm, s, ways - 1]) \
+        h = (rel * np.int64(0x9E3779B1) + lru[sm, s, 0] * np.int64(0x85EBCA6B) + lru[sm, s, ways - 1]) \
             & np.int64(0x7FFFFFFF)
         h = ((h ^ (h >> 15)) * np.int64(0x2C1B3C6D)) & np.int64(0x7FFFFFFF)
         floor = best_stamp
@@ -254,7 +256,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 fresh = w < 0
                 if fresh:
-                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, l1_ways, l1_pool)
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, rel, l1_ways, l1_pool)
                 v = np.int64(l1_valid[sm, s, w])
                 if op == OP_LOCAL_ST:  # hits where the sectors are valid
                     l1h = v & m
@@ -293,7 +295,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                 s = l1_set_of(rel, l1_tags.shape[1])
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w < 0:
-                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, l1_ways, l1_pool)
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, rel, l1_ways, l1_pool)
                 v = np.int64(l1_valid[sm, s, w])
                 l1h = v & m
                 miss = m & ~v & 15

@@ -95,19 +95,23 @@ class L1Counts:
 
 
 @njit(cache=True)
-def _l1_sets(lines, heap_lines, nsets):
-    """memory/l1.py's L1 set of each line (from its place in its allocation)."""
+def _l1_places(lines, heap_lines, nsets):
+    """Each line's number in its allocation and memory/l1.py's L1 set for it (which, with the victim
+    draw, follow the place in the allocation, not the address)."""
+    rel = np.empty(lines.shape[0], np.int64)
     out = np.empty(lines.shape[0], np.int64)
     for i in range(lines.shape[0]):
-        out[i] = l1_set_of(line_in_allocation(lines[i], heap_lines), nsets)
-    return out
+        rel[i] = line_in_allocation(lines[i], heap_lines)
+        out[i] = l1_set_of(rel[i], nsets)
+    return rel, out
 
 
 @njit(cache=True)
-def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_set, st_off, st_line, st_info, st_set,
+def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_place, st_off, st_line, st_info, st_place,
           tags, valid, lru, wreq, pool, f_hit, t_hit, ld_miss):
     """The rows in `order` through the per-SM L1 arrays (tags / valid / lru / wreq [sms, sets, ways],
-    memory/l1.py's, whose lookup and victim choice this reuses); adds per pc the functional and the
+    memory/l1.py's, whose lookup and victim choice this reuses; ld_place / st_place: each line's
+    number in its allocation and its set, _l1_places); adds per pc the functional and the
     timed load hit sectors, and sets each load group's missed sectors (ld_miss, all asked for where
     its row is not walked)."""
     ways = tags.shape[2]
@@ -120,10 +124,10 @@ def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_set, st_of
             info = np.int64(ld_info[j])
             m = (info >> 12) & 15
             f_hit[pc] += popcount4(m & ~info & 15)
-            s = ld_set[j]
+            s = ld_place[1][j]
             w = _l1_find(tags, sm, s, ld_line[j], ways)
             if w < 0 and pol == POLICY_PLAIN:
-                w = _l1_alloc(tags, valid, lru, wreq, sm, s, ld_line[j], ways, pool)
+                w = _l1_alloc(tags, valid, lru, wreq, sm, s, ld_line[j], ld_place[0][j], ways, pool)
             if w < 0:
                 continue
             v = np.int64(valid[sm, s, w])
@@ -139,10 +143,10 @@ def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_set, st_of
             stamp += 1
             lru[sm, s, w] = stamp
         for j in range(st_off[r], st_off[r + 1]):
-            s = st_set[j]
+            s = st_place[1][j]
             w = _l1_find(tags, sm, s, st_line[j], ways)
             if w < 0:
-                w = _l1_alloc(tags, valid, lru, wreq, sm, s, st_line[j], ways, pool)
+                w = _l1_alloc(tags, valid, lru, wreq, sm, s, st_line[j], st_place[0][j], ways, pool)
             valid[sm, s, w] = np.int64(valid[sm, s, w]) | (np.int64(st_info[j]) & 15)
             stamp += 1
             lru[sm, s, w] = stamp
@@ -238,8 +242,8 @@ def timed_l1_hits(e_issue: np.ndarray, row_entry: np.ndarray, row_pc: np.ndarray
     heap_lines = np.asarray(heap_lines, np.int64)
     shape = (num_sms, sets, ways)
     _walk(order, np.asarray(row_pc, np.int64), row_sm, np.asarray(policy, np.int64),
-          ld_off, ld_line, ld_info, _l1_sets(ld_line, heap_lines, sets), st_off, st_line, st_info,
-          _l1_sets(st_line, heap_lines, sets),
+          ld_off, ld_line, ld_info, _l1_places(ld_line, heap_lines, sets), st_off, st_line, st_info,
+          _l1_places(st_line, heap_lines, sets),
           np.full(shape, -1, np.int64), np.zeros(shape, np.uint8), np.zeros(shape, np.int64),
           np.full(shape, -1, np.int64), int(pool), f_hit, t_hit, ld_miss)
     return L1Counts(f_hit, t_hit, ld_miss)
