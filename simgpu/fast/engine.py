@@ -190,7 +190,7 @@ class FastEngine(Engine):
                       l2.tags, l2.valid, l2.dirty, l2.lru, l2.stamp, np.asarray(ms.merge_dom, np.int64),
                       np.asarray(ms.sm_side, np.int8), np.asarray(ms.heap_lines, np.int64))
             geo = np.array([l1.nways, l2.nsets, l2.fetch_pair, l2.write_hit, ms.merge_cap, ms.record_load_hits,
-                            l1.victim_pool], np.int64)
+                            l1.victim_rule], np.int64)
         else:
             z3 = np.zeros((1, 1, 1), np.int64)
             z2 = np.zeros((1, 1), np.int64)

@@ -29,6 +29,10 @@ Sources referred to below:
               the 32, 64 and 132 KB carveouts holds; sweeps at other starts and strides.
   [L1REPL]    benchmarks/microbench/l1_replacement (ncu on an H100, 2026-12-06): what the L1 keeps of
               sweeps past its capacity, by load kind, request shape and warps.
+  [L1POLICY]  benchmarks/microbench/l1_policy (ncu on the H200, 2026-12-02): 8-round sweeps and hot
+              blocks re-read beside a stream.
+  [L1RECENCY] benchmarks/microbench/l1_recency (ncu on an H100, 2026-12-06): which lines a stream
+              past the capacity takes, the older ones or those read once.
 """
 
 from __future__ import annotations
@@ -111,10 +115,27 @@ class MemoryConfig:
     # 99 % of its re-reads, the same for plain and read-only loads and one-line requests; 8 warps
     # lose less), where LRU loses all from 218 KB; each thread re-reading its own line with 7 or 8
     # CTAs of 256 threads an SM (224 or 256 KB of lines live) hits 69.7 / 46.9 %. Over its 58
-    # launches (sweeps of 208-288 KB by 1 and 8 warps, the re-reads) a pool of 16 is nearest: mean
-    # |hit rate error| 5.0 points (LRU 33.0, pool 8 11.5, 12 7.0, 24 6.3, 32 8.6); on l1_geometry's
-    # H200 sweeps ([L1GEOM]) 6.0 points on the overflowing ones where LRU is 57.0.
-    l1_victim_pool: int = 16
+    # launches (sweeps of 208-288 KB by 1 and 8 warps, the re-reads) a plain draw (no second chance,
+    # below) is nearest among 16: mean |hit rate error| 5.0 points (LRU 33.0, pool 8 11.5, 12 7.0,
+    # 24 6.3, 32 8.6); on l1_geometry's H200 sweeps ([L1GEOM]) 6.0 points on the overflowing ones
+    # where LRU is 57.0.
+    l1_victim_pool: int = 11
+    # [L1RECENCY]: lines a load hit are kept against a stream: 64 KB read 4 times, then 64 KB read once,
+    # then 32-160 KB of new lines (224-288 KB in all through a 217 KB L1) leave every line of the first
+    # block in L1 and take the overflow out of the second, which keeps 86 / 48 / 13 / 0.6 % at 224 /
+    # 240 / 256 / 288 KB; read once, the first block loses the same share and the second nothing. So
+    # a drawn way that a load hit since it was filled is not evicted: it is unmarked, made the newest
+    # and the draw repeats (memory/l1.py _l1_alloc; a second chance, as a CLOCK cache gives). It
+    # also keeps l1_policy's hot blocks beside a stream ([L1POLICY]: a 128 KB block re-read after
+    # every 64 KB of new lines, H200 65.62 % of loads hit; the plain draw 56.0). The pool, chosen with
+    # the second chance on these microbenchmarks only, mean |error| in points over l1_replacement's 58
+    # launches / l1_recency's 28 re-reads / l1_policy's 8 hot blocks and 14 8-round sweeps /
+    # l1_geometry's 78 overflowing sweeps: 11: 4.73 / 5.21 / 0.23 / 1.72 / 5.95 (the least mean of
+    # the five, 3.57, and of the 186, 4.89); 8: 6.75 / 5.28 / 0.32 / 4.84 / 8.64; 10: 4.94 / 5.30 /
+    # 0.05 / 1.80 / 5.84; 12: 4.59 / 5.27 / 0.42 / 1.94 / 6.52; 14: 5.34 / 6.54 / 0.82 / 2.48 / 8.17;
+    # 16: 5.97 / 6.71 / 1.20 / 3.02 / 10.66; the plain draw among 16 (the default before):
+    # 5.01 / 17.26 / 6.22 / 5.61 / 6.04.
+    l1_second_chance: bool = True
     # L1 policies (Hopper): global loads allocate in L1 (default ld.ca-like caching on sm_70+,
     # [CALIB] gemm_naive shows 87.5 % L1 hits); global stores are write-through (Volta/Turing tuning
     # guides: "L1 can cache write operations (write-through)") and allocate the line in L1; a store
@@ -282,6 +303,13 @@ def _preset_config(gpu) -> MemoryConfig:
 
 
 _CHANGES: dict[str, object] = {}
+
+
+def victim_rule_fields(rule: int) -> dict:
+    """The MemoryConfig fields of an L1 victim rule written as memory/l1.py L1Caches.victim_rule
+    writes it (the pool; negative: with the second chance), for ``overridden(**...)`` in the
+    microbenchmarks' tables."""
+    return {"l1_victim_pool": abs(int(rule)), "l1_second_chance": int(rule) < 0}
 
 
 @contextmanager

@@ -2,7 +2,7 @@
 
 State is plain NumPy arrays (numba-friendly), one slice per SM:
     tags  int64[num_sms, sets, max_ways]   line address, -1 = empty
-    valid uint8[num_sms, sets, max_ways]   4-bit sector mask
+    valid uint8[num_sms, sets, max_ways]   4-bit sector mask, bit 4 (REREAD): a load hit it since its fill
     lru   int64[num_sms, sets, max_ways]   last-use stamp
     wreq  int64[num_sms, sets, max_ways]   id of the last global store request that wrote the line
     req   int64[num_sms, 4]                ids of the SM's current and previous L1 request, and their warps
@@ -15,9 +15,12 @@ shared-memory carveout (a carveout takes ways, not sets) minus the 7 KB the H200
 Policies (config.py has the sources):
 * global load: lookup per sector (hit = tag present and sector valid); missing sectors are requested
   from L2 (one L2 lookup per line with the missing-sector mask) and filled; the line allocates
-  (an empty way first, else a victim drawn among the set's 16 least recently used ways, config
+  (an empty way first, else a victim drawn among the set's 11 least recently used ways, config
   l1_victim_pool: past its capacity the H100's and H200's L1 keep part of a swept region, losing
-  more the further over, where LRU loses it all, benchmarks/microbench/l1_replacement).
+  more the further over, where LRU loses it all, benchmarks/microbench/l1_replacement; a drawn way
+  that a load hit since its fill is passed over once, unmarked and made the newest, config
+  l1_second_chance: lines read more than once outlive a stream that takes lines read once,
+  benchmarks/microbench/l1_recency).
   L1 holds no dirty data for global memory. Cache operators
   (measured, benchmarks/microbench/sass_probes, ld_cache_ops): .cg, .cv, volatile and gpu/sys-scope
   strong loads (LDG.E.STRONG.GPU/SYS) never hit nor allocate, and drop the sectors they read from
@@ -132,20 +135,19 @@ def _l1_find(tags, sm, s, line, ways):
     return -1
 
 
+# valid's bit 4: the line was hit by a load since it was filled (the victim's second chance, _l1_alloc);
+# bits 0-3 are its sectors, so every `& 15` that drops sectors also drops the mark
+REREAD = 16
+
+
 @njit(cache=True, inline="always")
-def _l1_alloc(tags, valid, lru, wreq, sm, s, line, rel, ways, pool):
-    """Allocate ``line`` in set s of SM sm: an empty way if there is one, else a victim drawn among
-    the ``pool`` least recently used ways (pool 1: LRU; config.py l1_victim_pool). The draw is a
-    hash of ``rel`` (the line's number in its allocation, which also picks its set) and the set's
-    stamps, so a walk in the same order picks the same victims, wherever earlier allocations put
-    the array."""
+def _pool_draw(lru, sm, s, rel, ways, pool):
+    """A way drawn among the set's ``pool`` least recently used (pool 1: the LRU one), by a hash of
+    ``rel`` (the line's number in its allocation, which also picks its set) and the set's stamps,
+    so a walk in the same order draws the same ways, wherever earlier allocations put the array."""
     best = 0
     best_stamp = lru[sm, s, 0]
-    for w in range(ways):
-        if tags[sm, s, w] == -1:
-            best = w
-            pool = 1
-            break
+    for w in range(1, ways):
         if lru[sm, s, w] < best_stamp:
             best_stamp = lru[sm, s, w]
             best = w
@@ -162,6 +164,32 @@ def _l1_alloc(tags, valid, lru, wreq, sm, s, line, rel, ways, pool):
                     nxt = v
                     best = w
             floor = nxt
+    return best
+
+
+@njit(cache=True, inline="always")
+def _l1_alloc(tags, valid, lru, wreq, stamp, sm, s, line, rel, ways, rule):
+    """Allocate ``line`` in set s of SM sm: an empty way if there is one, else a victim drawn among
+    the set's least recently used ways (_pool_draw). ``rule`` (L1Caches.victim_rule): the pool
+    size, negative for a second chance, where a drawn way that a load hit since its fill (REREAD)
+    is kept, made the newest (stamp: the walk's int64[1] stamp counter) and unmarked, and the
+    draw repeats (config.py l1_victim_pool, l1_second_chance)."""
+    for w in range(ways):
+        if tags[sm, s, w] == -1:
+            tags[sm, s, w] = line
+            valid[sm, s, w] = 0
+            wreq[sm, s, w] = -1
+            return w
+    pool = -rule if rule < 0 else rule
+    best = _pool_draw(lru, sm, s, rel, ways, pool)
+    if rule < 0:
+        for _ in range(ways):  # each pass unmarks one way, so this ends
+            if (np.int64(valid[sm, s, best]) & REREAD) == 0:
+                break
+            valid[sm, s, best] = np.int64(valid[sm, s, best]) & 15
+            stamp[0] += 1
+            lru[sm, s, best] = stamp[0]
+            best = _pool_draw(lru, sm, s, rel, ways, pool)
     tags[sm, s, best] = line
     valid[sm, s, best] = 0
     wreq[sm, s, best] = -1
@@ -186,7 +214,7 @@ def _merge_slot(keys, key):
 
 @njit(cache=True)
 def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
-                    l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_ways, l1_pool, l1_stamp,
+                    l1_tags, l1_valid, l1_lru, l1_wreq, l1_req, l1_ways, l1_rule, l1_stamp,
                     l2_tags, l2_valid, l2_dirty, l2_lru, l2_nsets, fetch_pair, write_hit, l2_stamp,
                     ctr, w_l1_hit, w_l2_hit,
                     merge_dom, merge_cap, mt_keys, mt_cnt, mt_hit, g_info, sm_side, heap_lines):
@@ -256,7 +284,7 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 fresh = w < 0
                 if fresh:
-                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, rel, l1_ways, l1_pool)
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, l1_stamp, sm, s, line, rel, l1_ways, l1_rule)
                 v = np.int64(l1_valid[sm, s, w])
                 if op == OP_LOCAL_ST:  # hits where the sectors are valid
                     l1h = v & m
@@ -295,11 +323,11 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                 s = l1_set_of(rel, l1_tags.shape[1])
                 w = _l1_find(l1_tags, sm, s, line, l1_ways)
                 if w < 0:
-                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, sm, s, line, rel, l1_ways, l1_pool)
+                    w = _l1_alloc(l1_tags, l1_valid, l1_lru, l1_wreq, l1_stamp, sm, s, line, rel, l1_ways, l1_rule)
                 v = np.int64(l1_valid[sm, s, w])
                 l1h = v & m
                 miss = m & ~v & 15
-                l1_valid[sm, s, w] = v | m
+                l1_valid[sm, s, w] = v | m | (REREAD if l1h else 0)
                 l1_stamp[0] += 1
                 l1_lru[sm, s, w] = l1_stamp[0]
             h = popcount4(l1h)
@@ -335,13 +363,15 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
 class L1Caches:
     """The L1 state arrays of all SMs."""
 
-    def __init__(self, num_sms: int, unified_bytes: int, sets: int, line_bytes: int = 128, victim_pool: int = 1):
+    def __init__(self, num_sms: int, unified_bytes: int, sets: int, line_bytes: int = 128, victim_pool: int = 1,
+                 second_chance: bool = False):
         if sets < 1 or sets & (sets - 1):
             raise ValueError(f"L1 sets must be a power of two, got {sets}")
         self.num_sms = num_sms
         self.sets = sets
         self.line_bytes = line_bytes
         self.victim_pool = max(1, int(victim_pool))  # _l1_alloc's pool (config l1_victim_pool)
+        self.second_chance = bool(second_chance)  # config l1_second_chance
         self.max_ways = unified_bytes // line_bytes // sets
         shape = (num_sms, sets, self.max_ways)
         self.tags = np.full(shape, -1, dtype=np.int64)
@@ -377,6 +407,11 @@ class L1Caches:
         self.req.fill(-2)
         self.stamp[0] = 0
         self.invalidations = 0
+
+    @property
+    def victim_rule(self) -> int:
+        """_l1_alloc's rule: the victim pool, negative when a way hit since its fill gets a second chance."""
+        return -self.victim_pool if self.second_chance else self.victim_pool
 
     @property
     def capacity_bytes(self) -> int:

@@ -126,7 +126,8 @@ class MemorySystem:
         self.cfg = mem if mem is not None else memory_config_for(gpu)
         c = self.cfg
         self.num_sms = int(gpu.num_sms)
-        self.l1 = L1Caches(self.num_sms, c.l1_shared_unified_bytes, c.l1_sets, c.line_bytes, c.l1_victim_pool)
+        self.l1 = L1Caches(self.num_sms, c.l1_shared_unified_bytes, c.l1_sets, c.line_bytes, c.l1_victim_pool,
+                           c.l1_second_chance)
         self.dram = DRAMCounters(sector_bytes=c.dram_atom_bytes)
         # L2 read-merge domains (topology.py); empty = off (domains absent or not matching num_sms)
         dom = domain_of_sm(c.l2_merge_domains, self.num_sms)
@@ -319,7 +320,7 @@ class MemorySystem:
                 merge_dom = _NO_MERGE
                 mt_keys, mt_cnt, mt_hit = _NO_KEYS, _NO_CNT, _NO_HIT
             hierarchy_batch(code, sm, uid, g_warp, g_line, g_mask, n_groups,
-                            l1.tags, l1.valid, l1.lru, l1.wreq, l1.req, l1.nways, l1.victim_pool, l1.stamp,
+                            l1.tags, l1.valid, l1.lru, l1.wreq, l1.req, l1.nways, l1.victim_rule, l1.stamp,
                             l2.tags, l2.valid, l2.dirty, l2.lru, l2.nsets, l2.fetch_pair, l2.write_hit,
                             l2.stamp,
                             ctr, w_l1, w_l2,

@@ -437,12 +437,12 @@ def _engine_class(name: str | None):
 
 
 def _l1_geometry(memsys) -> tuple | None:
-    """(sets, ways, heap_lines, victim pool) of the launch's L1 for the timed L1 walk (timing/l1_order.py), or
+    """(sets, ways, heap_lines, victim rule) of the launch's L1 for the timed L1 walk (timing/l1_order.py), or
     None where it is not walked: no memory system, no L1 left by the carveout, or a fence that
     invalidated L1s during the launch."""
     if memsys is None or memsys.l1.nways <= 0 or memsys.l1.invalidations:
         return None
-    return memsys.l1.sets, memsys.l1.nways, memsys.heap_lines, memsys.l1.victim_pool
+    return memsys.l1.sets, memsys.l1.nways, memsys.heap_lines, memsys.l1.victim_rule
 
 
 def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:

@@ -72,7 +72,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from simgpu.memory.l1 import _l1_alloc, _l1_find, l1_set_of
+from simgpu.memory.l1 import REREAD, _l1_alloc, _l1_find, l1_set_of
 from simgpu.memory.l2 import line_in_allocation, popcount4
 
 # per pc, what a global load does in L1 (memory/l1.py's OP_LD, OP_LD_BYPASS, OP_LD_LAST_USE)
@@ -108,14 +108,14 @@ def _l1_places(lines, heap_lines, nsets):
 
 @njit(cache=True)
 def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_place, st_off, st_line, st_info, st_place,
-          tags, valid, lru, wreq, pool, f_hit, t_hit, ld_miss):
+          tags, valid, lru, wreq, rule, f_hit, t_hit, ld_miss):
     """The rows in `order` through the per-SM L1 arrays (tags / valid / lru / wreq [sms, sets, ways],
     memory/l1.py's, whose lookup and victim choice this reuses; ld_place / st_place: each line's
     number in its allocation and its set, _l1_places); adds per pc the functional and the
     timed load hit sectors, and sets each load group's missed sectors (ld_miss, all asked for where
     its row is not walked)."""
     ways = tags.shape[2]
-    stamp = np.int64(0)
+    stamp = np.zeros(1, np.int64)  # shared with _l1_alloc's second chance
     for r in order:
         sm = row_sm[r]
         pc = row_pc[r]
@@ -127,7 +127,7 @@ def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_place, st_
             s = ld_place[1][j]
             w = _l1_find(tags, sm, s, ld_line[j], ways)
             if w < 0 and pol == POLICY_PLAIN:
-                w = _l1_alloc(tags, valid, lru, wreq, sm, s, ld_line[j], ld_place[0][j], ways, pool)
+                w = _l1_alloc(tags, valid, lru, wreq, stamp, sm, s, ld_line[j], ld_place[0][j], ways, rule)
             if w < 0:
                 continue
             v = np.int64(valid[sm, s, w])
@@ -139,17 +139,17 @@ def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_place, st_
             if pol == POLICY_LAST_USE:
                 valid[sm, s, w] = v & ~m & 15
                 continue
-            valid[sm, s, w] = v | m
-            stamp += 1
-            lru[sm, s, w] = stamp
+            valid[sm, s, w] = v | m | (REREAD if v & m else 0)
+            stamp[0] += 1
+            lru[sm, s, w] = stamp[0]
         for j in range(st_off[r], st_off[r + 1]):
             s = st_place[1][j]
             w = _l1_find(tags, sm, s, st_line[j], ways)
             if w < 0:
-                w = _l1_alloc(tags, valid, lru, wreq, sm, s, st_line[j], st_place[0][j], ways, pool)
+                w = _l1_alloc(tags, valid, lru, wreq, stamp, sm, s, st_line[j], st_place[0][j], ways, rule)
             valid[sm, s, w] = np.int64(valid[sm, s, w]) | (np.int64(st_info[j]) & 15)
-            stamp += 1
-            lru[sm, s, w] = stamp
+            stamp[0] += 1
+            lru[sm, s, w] = stamp[0]
 
 
 @njit(cache=True)
@@ -216,14 +216,14 @@ def run_order(warp_off: np.ndarray, row_step: np.ndarray, e_issue: np.ndarray, e
 
 def timed_l1_hits(e_issue: np.ndarray, row_entry: np.ndarray, row_pc: np.ndarray, row_warp: np.ndarray,
                   warp_sm: np.ndarray, policy: np.ndarray, load: tuple, store: tuple, *, num_sms: int,
-                  sets: int, ways: int, heap_lines: np.ndarray, pool: int = 1) -> L1Counts:
+                  sets: int, ways: int, heap_lines: np.ndarray, rule: int = 1) -> L1Counts:
     """Walk the global loads' and stores' lines through per-SM L1s in issue order (module docstring).
 
     e_issue: per replayed entry its issue cycle; row_entry / row_pc / row_warp: per memory row its
     entry, pc and warp; warp_sm: per warp the SM the replay ran it on; policy: per pc a POLICY_*
     code; load / store: (off [rows + 1], line, info) as Streams.load_* / store_*; heap_lines: the
-    sorted first lines of the allocations (memory/l1.py's set index); pool: the victim pool
-    (memory/l1.py _l1_alloc)."""
+    sorted first lines of the allocations (memory/l1.py's set index); rule: the victim rule
+    (memory/l1.py L1Caches.victim_rule, _l1_alloc)."""
     n_pc = len(policy)
     f_hit = np.zeros(n_pc, np.int64)
     t_hit = np.zeros(n_pc, np.int64)
@@ -245,6 +245,6 @@ def timed_l1_hits(e_issue: np.ndarray, row_entry: np.ndarray, row_pc: np.ndarray
           ld_off, ld_line, ld_info, _l1_places(ld_line, heap_lines, sets), st_off, st_line, st_info,
           _l1_places(st_line, heap_lines, sets),
           np.full(shape, -1, np.int64), np.zeros(shape, np.uint8), np.zeros(shape, np.int64),
-          np.full(shape, -1, np.int64), int(pool), f_hit, t_hit, ld_miss)
+          np.full(shape, -1, np.int64), int(rule), f_hit, t_hit, ld_miss)
     return L1Counts(f_hit, t_hit, ld_miss)
 

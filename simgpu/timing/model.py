@@ -381,7 +381,7 @@ def _timed_l1_counts(sr, linked, row_entry, e_issue, warp_sm, num_sms: int,
     """l1_order.timed_l1_hits over the streams and the replay's SMs, in the order `e_issue` gives the
     entries (the replay's issue cycles, or each row's place in the functional order); pc_of: each
     pc's kernel pc (unrolled copies)."""
-    sets, ways, heap_lines, pool = l1_geometry
+    sets, ways, heap_lines, rule = l1_geometry
     row_warp = np.repeat(np.arange(len(sr.warp_row0) - 1, dtype=np.int64), np.diff(sr.warp_row0))
     policy = np.zeros(len(linked.instructions), np.int64)
     for pc, name in getattr(linked, "l1_policy", {}).items():
@@ -390,7 +390,7 @@ def _timed_l1_counts(sr, linked, row_entry, e_issue, warp_sm, num_sms: int,
     return timed_l1_hits(e_issue, row_entry, pc_of[sr.e_pc[row_entry]], row_warp, warp_sm, policy,
                          (sr.load_off, sr.load_line, sr.load_info), (sr.store_off, sr.store_line, sr.store_info),
                          num_sms=num_sms, sets=int(sets), ways=int(ways), heap_lines=heap_lines,
-                         pool=int(pool))
+                         rule=int(rule))
 
 
 def _dim3(x):
@@ -419,7 +419,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     config.l2_merge_in_time) the L1 -> L2 read merging is redone on the issue cycles
     (TimingResult.l2_merging; MemorySystem.apply_timed_merging applies it to the counters).
 
-    l1_geometry (optional): (sets, ways, heap_lines, victim pool) of the launch's L1 (memory/l1.py); with it (and
+    l1_geometry (optional): (sets, ways, heap_lines, victim rule) of the launch's L1 (memory/l1.py); with it (and
     config.timed_l1_walk) the global loads' L1 hits are redone on the replay's SMs, in runs, in issue
     order or in the functional order (TimingResult.l1_loads; MemorySystem.apply_timed_l1), unless
     l1_order.py leaves the launch out.

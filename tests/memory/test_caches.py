@@ -192,9 +192,10 @@ def test_l1_capacity_follows_carveout(h200):
     assert ms.carveout_bytes == 64 * 1024 and ms.l1.capacity_bytes == 184 * 1024
     ms.begin_kernel(0, 8, carveout_bytes=100 * 1024)
     assert ms.l1.capacity_bytes == 149 * 1024 - (149 * 1024) % (ms.l1.sets * 128)  # whole ways only
-    # LRU sets (config l1_victim_pool = 1; the default draws among the 16 oldest ways, here all 5)
+    # LRU sets (config l1_victim_pool = 1 without the second chance; the default draws among the 11
+    # oldest ways, here all 5)
     # keep none of 2x their capacity streamed twice on one SM
-    with overridden(l1_victim_pool=1):
+    with overridden(l1_victim_pool=1, l1_second_chance=False):
         ms = MemorySystem(h200)
     ms.begin_kernel(0, 8, carveout_bytes=228 * 1024)
     cap_lines = ms.l1.capacity_bytes // 128

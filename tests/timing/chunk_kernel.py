@@ -34,9 +34,10 @@ class ChunkSum:
 
 
 def lru_l1():
-    """Launches inside the block use an LRU L1 (config l1_victim_pool = 1): the walk-order tests are
-    about what LRU keeps in one order or the other; the default draw among the 16 oldest ways
-    keeps part of an overflowing SM's lines in any order (benchmarks/microbench/l1_replacement)."""
+    """Launches inside the block use an LRU L1 (config l1_victim_pool = 1, no second chance): the
+    walk-order tests are about what LRU keeps in one order or the other; the default draw among the
+    11 oldest ways keeps part of an overflowing SM's lines in any order
+    (benchmarks/microbench/l1_replacement)."""
     from simgpu.memory.config import overridden
 
-    return overridden(l1_victim_pool=1)
+    return overridden(l1_victim_pool=1, l1_second_chance=False)

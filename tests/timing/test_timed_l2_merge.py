@@ -133,7 +133,7 @@ def test_one_cycle_equals_the_functional_walk(accesses, cap):
     ctr = np.zeros(N_COUNTERS, np.int64)
     g_info = np.zeros(k, np.uint16)
     hierarchy_batch(OP_LD, warp_sm, np.arange(len(warp_sm)), g_warp, g_line, g_mask, k,
-                    l1.tags, l1.valid, l1.lru, l1.wreq, l1.req, l1.nways, l1.victim_pool, l1.stamp,
+                    l1.tags, l1.valid, l1.lru, l1.wreq, l1.req, l1.nways, l1.victim_rule, l1.stamp,
                     l2.tags, l2.valid, l2.dirty, l2.lru, l2.nsets, l2.fetch_pair, l2.write_hit, l2.stamp,
                     ctr, np.zeros(k, np.int64), np.zeros(k, np.int64), dom, cap,
                     np.full(h, -1, np.int64), np.zeros((h, 4), np.int64), np.zeros(h, np.uint8), g_info,

@@ -3,8 +3,8 @@ kernels: per launch the load sectors' L1 hit rate and the share of the possible 
 were lost. simgpu runs each launch's per-SM share on a one-SM H200 (one CTA for the sweeps, k for
 `chunk`), so the numbers are per SM as on the device, where every SM does the same.
 
-    python table.py [results/] [--sim] [--pool N ...]
-    python table.py --predict [--pool N ...]     (main.cu's launches, simgpu only)
+    python table.py [results/] [--sim] [--pool RULE ...]
+    python table.py --predict [--pool RULE ...]     (main.cu's launches, simgpu only)
 """
 
 from __future__ import annotations
@@ -51,9 +51,10 @@ def best_hit(d: dict) -> float:
 
 
 def simulated_hit(d: dict, pool: int) -> float:
-    """simgpu's L1 hit rate for one SM's share of the launch, victims drawn among `pool` ways."""
+    """simgpu's L1 hit rate for one SM's share of the launch, victims chosen by the rule `pool`
+    (memory.config.victim_rule_fields)."""
     import simgpu as sg
-    from simgpu.memory.config import overridden
+    from simgpu.memory.config import overridden, victim_rule_fields
 
     gpu = dataclasses.replace(sg.get_preset("h200"), num_sms=1)
     fn = sg.RawModule(code=(HERE / "kernels.cu").read_text()).get_function(d["kernel"])
@@ -61,18 +62,18 @@ def simulated_hit(d: dict, pool: int) -> float:
         rows, cols = d["lines"] // 8, d["cols"]
         buf = sg.asarray(np.ones(rows * cols, np.float32))
         out = sg.zeros(256, np.float32)
-        with overridden(l1_victim_pool=pool):
+        with overridden(**victim_rule_fields(pool)):
             report = fn((1,), (256,), (buf, np.int32(rows), np.int32(cols), np.int32(d["rounds"]), out), gpu=gpu)
     elif d["kernel"] == "chunk":
         ctas = d["lines"] // 256
         buf = sg.asarray(np.ones(ctas * 256 * 32, np.int32))
         out = sg.zeros(ctas * 256, np.int32)
-        with overridden(l1_victim_pool=pool):
+        with overridden(**victim_rule_fields(pool)):
             report = fn((ctas,), (256,), (buf, np.int32(d["rounds"]), out), gpu=gpu)
     else:
         buf = sg.asarray(np.ones(d["lines"] * 32, np.int32))
         out = sg.zeros(d["block"], np.int32)
-        with overridden(l1_victim_pool=pool):
+        with overridden(**victim_rule_fields(pool)):
             report = fn((1,), (d["block"],), (buf, np.int32(d["lines"]), np.int32(d["rounds"]), out), gpu=gpu)
     return float(report.metrics["l1tex__t_sector_hit_rate.pct"])
 
@@ -82,7 +83,9 @@ def main() -> None:
     ap.add_argument("folder", nargs="?", type=Path, default=HERE / "results")
     ap.add_argument("--sim", action="store_true", help="also simulate each launch (a few seconds each)")
     ap.add_argument("--predict", action="store_true", help="simulate main.cu's launches, no device results")
-    ap.add_argument("--pool", type=int, nargs="+", default=[1], help="victim pools to simulate (1: LRU)")
+    ap.add_argument("--pool", type=int, nargs="+", default=[1],
+                    help="victim rules to simulate: N draws among the N least recently used ways (1: LRU), "
+                    "-N the same with a second chance for ways a load hit (the default, -12)")
     opts = ap.parse_args()
     sim = opts.sim or opts.predict
     print(f"{'kernel':9s} {'block':>5s} {'KB an SM':>8s} {'device hit %':>12s} {'lost %':>7s}"
