@@ -102,9 +102,9 @@ def cache_launches():
 # Launches simgpu does not reproduce yet (kernel -> why); compare() reports their differences apart.
 KNOWN_GAPS = {
     "reread_smem": "L1 replacement: beside the 228 KB carveout (a 21 KB L1 of 5 ways) the H200 kept none of "
-                   "64-160 KB read twice, as LRU; simgpu's victim drawn among the 16 oldest ways (config "
-                   "l1_victim_pool, fitted to sweeps through 29-54 ways, l1_replacement) draws among all 5 "
-                   "here and keeps 108 of 4,096 sectors at 64 KB, 20 of 6,144 at 96 KB",
+                   "64-160 KB read twice, as LRU; simgpu's victim drawn among the 11 oldest ways (config "
+                   "l1_victim_pool, fitted to sweeps through 29-54 ways, l1_replacement, l1_recency) draws among "
+                   "all 5 here and keeps 120 of 4,096 sectors at 64 KB, 16 of 6,144 at 96 KB, 4 of 8,192 at 128 KB",
     "reread_big": "L2 and L1 replacement: on the H200 48 MB read twice by a wave of free-running CTAs costs "
                   "1.43x its size in DRAM reads, 64 MB 1.86x (simgpu's two LRU partitions with copies: 2.0x "
                   "from 48 MB, as the H200 itself for l2_capacity's lock-step reuse: 1.87x at 48 MB), "
