@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from line_sweeps import one_sm, read_lines
 
 import simgpu as sg
 from simgpu.memory.config import MemoryConfig
@@ -112,15 +113,10 @@ def test_sweep_past_capacity_loses_its_hits_gradually(sweep, kb, lost, lru):
 
 
 def _hot_block_beside_a_stream(h200) -> float:
-    base = 1 << 40
-    ms = MemorySystem(h200)
-    ms.begin_kernel(0, 1, carveout_bytes=32 * 1024, heap_bases=[base])
+    ms = one_sm(h200)
     hot, step = 128 * 8, 64 * 8
-    seq = np.concatenate([np.concatenate([np.arange(hot), hot + s + np.arange(step)])
-                          for s in range(0, 4096 * 8, step)])  # a 4 MB stream, as measured
-    addr = (base + seq.reshape(-1, 32) * 128).astype(np.uint64)
-    for row in addr:
-        ms.global_access("ld", 0, np.zeros(1, np.int64), row[None, :], np.ones((1, 32), bool), 4)
+    read_lines(ms, np.concatenate([np.concatenate([np.arange(hot), hot + s + np.arange(step)])
+                                   for s in range(0, 4096 * 8, step)]))  # a 4 MB stream, as measured
     return ms.metrics()["l1tex__t_sector_hit_rate.pct"]
 
 

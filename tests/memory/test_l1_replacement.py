@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from line_sweeps import LOAD_HITS, one_sm, read_lines
 
 import simgpu as sg
 from simgpu.memory.config import MemoryConfig, overridden
@@ -94,25 +95,14 @@ def _phases(h200, a_reps: int, last: str, **rule) -> float:
     """l1_recency's `phases` on one SM: A (64 KB) read a_reps times, B (64 KB) once, 96 KB of new
     lines, then A or B again (224 KB in all through a 217 KB L1); the share of the last re-read
     that hits, in percent."""
-    from simgpu.memory.system import MemorySystem
-
-    base = 1 << 40
     a, b, s = 512, 512, 768
-    order = [np.arange(a)] * a_reps + [a + np.arange(b), a + b + np.arange(s)]
     with overridden(**rule):
-        ms = MemorySystem(h200)
-    ms.begin_kernel(0, 1, carveout_bytes=32 * 1024, heap_bases=[base])
-
-    def read(lines):
-        for row in (base + lines.reshape(-1, 32) * 128).astype(np.uint64):
-            ms.global_access("ld", 0, np.zeros(1, np.int64), row[None, :], np.ones((1, 32), bool), 4)
-        return ms.metrics()["l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"]
-
-    for lines in order:
-        before = read(lines)
-    before = read(np.arange(0))
-    after = read(np.arange(a) if last == "A" else a + np.arange(b))
-    return 100.0 * (after - before) / a
+        ms = one_sm(h200)
+    for lines in [np.arange(a)] * a_reps + [a + np.arange(b), a + b + np.arange(s)]:
+        read_lines(ms, lines)
+    before = ms.metrics()[LOAD_HITS]
+    read_lines(ms, np.arange(a) if last == "A" else a + np.arange(b))
+    return 100.0 * (ms.metrics()[LOAD_HITS] - before) / a
 
 
 def test_lines_a_load_hit_outlive_a_stream(h200):
