@@ -16,9 +16,11 @@ first 64 SMs of the walk. This reproduces every CTA's SM of launches of 8, 16, 3
 8x8), 66, 96, 100, 128, 130, 132, 200 and 256 CTAs, three plain runs and one under ncu
 (benchmarks/microbench/dispatch), and the l2_drift launches of 256 CTAs of 2 per SM and the last
 round of 512, up to the swap of SMs 124-127 and 128-131, which changes from launch to launch.
-Not modelled: the order of full rounds past the first when more than two fit (the H200 brings
-SMs 124-131 back early: in the 512-CTA launch SM 128 ran CTAs 0 and 80), and which of 124-127 /
-128-131 comes first.
+Not modelled: the order of full rounds past the first when more than two fit (SMs 124-131 come
+back every ~100 CTAs at a GPC boundary while the GPCs are walked cyclically: in a 512-CTA launch SM
+128 ran CTAs 0 and 80; measured on an H100 and tried in benchmarks/microbench/dispatch, README
+"Launches of several full rounds": the L1 hit rates of 512-1,056-CTA launches move closer, their L2
+reads do not), and which of 124-127 / 128-131 comes first.
 """
 
 from __future__ import annotations
