@@ -490,6 +490,22 @@ class MemorySystem:
             if min(row["l1_hits"], row["l1_misses"], row["l2_misses"]) < 0:
                 raise ValueError(f"the timed store sequencer left a negative count at pc {pc}")
 
+    def apply_sass_unrolling(self, extra_by_pc: dict[int, int]) -> None:
+        """Add the warp-level executions ptxas's unrolled loops make beyond the PTX's
+        (timing/sass_counts.py) to the global and local instructions' requests and instruction
+        counts, and to the shared ones' instruction counts. Sectors, lookups and wavefronts keep the
+        PTX's grouping of the lanes (the trace has no addresses to regroup)."""
+        for pc, n in extra_by_pc.items():
+            kind = self._pc_kind.get(int(pc))
+            if kind is None or n <= 0:
+                continue
+            row = self._pc[int(pc)]
+            self._inst[kind] += n
+            row["instructions"] = row.get("instructions", 0) + n
+            if kind[0] != "shared":
+                self._req[kind] += n
+                row["requests"] = row.get("requests", 0) + n
+
     def apply_timed_l1(self, hit_delta_by_pc: np.ndarray) -> None:
         """Replace the functional walk's global-load L1 hits by those of the timed walk
         (timing/l1_order.py: on the replay's SMs, in its issue order or the functional one):

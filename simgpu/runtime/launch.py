@@ -24,6 +24,7 @@ from simgpu.stats.report import LaunchReport, build_per_pc
 from simgpu.stats.trace import ExecutionTrace
 from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.isa import if_convertible_branches
+from simgpu.timing.sass_counts import sass_extra_executions
 
 _PARAM_KIND = {"u8": "u", "u16": "u", "u32": "u", "u64": "u", "s8": "i", "s16": "i", "s32": "i", "s64": "i",
                "f16": "f", "f32": "f", "f64": "f", "b8": "b", "b16": "b", "b32": "b", "b64": "b"}
@@ -481,6 +482,13 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
             if timing_result.l1_loads is not None:
                 memsys.apply_timed_l1(timing_result.l1_loads.hit_delta())
             per_pc = build_per_pc(lk, stats, memsys.per_instruction())
+    # ptxas's unrolled loops issue more warp-level instructions than the PTX where lanes leave them at
+    # different trips (timing/sass_counts.py): requests and SASS instruction counts follow the SASS
+    sass_extra = (sass_extra_executions(lk, recorder, stats.per_pc_warps, pl.timing_config)
+                  if recorder is not None else {})
+    if sass_extra and memsys is not None:
+        memsys.apply_sass_unrolling(sass_extra)
+        per_pc = build_per_pc(lk, stats, memsys.per_instruction())
     metrics: dict[str, float] = {}
     if memsys is not None:
         metrics.update(memsys.metrics())
@@ -492,6 +500,10 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
             cfg, memsys.carveout_bytes, lk.shared_static + shared_mem))
         metrics.update(_shared_sass_wavefronts(lk.mem_class, memsys.per_instruction(), memsys.instruction_kinds()))
     metrics.update(_instruction_metrics(stats))
+    for pc, n in sass_extra.items():
+        key = f"smsp__sass_inst_executed_op_{lk.mem_class[pc]}.sum" if lk.mem_class[pc] else None
+        if key in metrics:
+            metrics[key] += float(n)
     metrics.update(_tensor_metrics(lk, stats))
     if timing_result is not None:
         metrics.update(timing_result.metrics)

@@ -28,8 +28,9 @@ registers of its own as ptxas renames them (renamed_registers), and issue at pcs
 (with_copies) so that the replay's scoreboard sees those registers; the inner instances' back
 branches do not issue (the SASS has none). Loads of later instances move up past the uses of
 earlier ones, as in the SASS. Left-over instances (fewer than four) keep the one-instance
-schedule, as ptxas's remainder loop does. Only the timing changes: the functional counters come
-from the trace, which runs the PTX as written.
+schedule, as ptxas's remainder loop does. The functional counters come from the trace, which runs
+the PTX as written, except the requests and SASS instruction counts of these loops, which
+sass_counts.py takes to the SASS's where the lanes leave the loop at different trips.
 """
 
 from __future__ import annotations
