@@ -134,7 +134,9 @@ class MemoryConfig:
     # the five, 3.57, and of the 186, 4.89); 8: 6.75 / 5.28 / 0.32 / 4.84 / 8.64; 10: 4.94 / 5.30 /
     # 0.05 / 1.80 / 5.84; 12: 4.59 / 5.27 / 0.42 / 1.94 / 6.52; 14: 5.34 / 6.54 / 0.82 / 2.48 / 8.17;
     # 16: 5.97 / 6.71 / 1.20 / 3.02 / 10.66; the plain draw among 16 (the default before):
-    # 5.01 / 17.26 / 6.22 / 5.61 / 6.04.
+    # 5.01 / 17.26 / 6.22 / 5.61 / 6.04. A global store that finds its line resident marks it too
+    # ([L1RECENCY] run_store.sh, H100: A read once and stored once keeps 100 % of its lines through
+    # 160 KB of stream and B loses 86 / 13 / 0.75 % kept at 224 / 256 / 288 KB, as A read 4 times).
     l1_second_chance: bool = True
     # L1 policies (Hopper): global loads allocate in L1 (default ld.ca-like caching on sm_70+,
     # [CALIB] gemm_naive shows 87.5 % L1 hits); global stores are write-through (Volta/Turing tuning

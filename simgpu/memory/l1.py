@@ -2,7 +2,8 @@
 
 State is plain NumPy arrays (numba-friendly), one slice per SM:
     tags  int64[num_sms, sets, max_ways]   line address, -1 = empty
-    valid uint8[num_sms, sets, max_ways]   4-bit sector mask, bit 4 (REREAD): a load hit it since its fill
+    valid uint8[num_sms, sets, max_ways]   4-bit sector mask, bit 4 (REREAD): a load hit it, or a global
+                                          store found it resident, since its fill
     lru   int64[num_sms, sets, max_ways]   last-use stamp
     wreq  int64[num_sms, sets, max_ways]   id of the last global store request that wrote the line
     req   int64[num_sms, 4]                ids of the SM's current and previous L1 request, and their warps
@@ -18,9 +19,9 @@ Policies (config.py has the sources):
   (an empty way first, else a victim drawn among the set's 11 least recently used ways, config
   l1_victim_pool: past its capacity the H100's and H200's L1 keep part of a swept region, losing
   more the further over, where LRU loses it all, benchmarks/microbench/l1_replacement; a drawn way
-  that a load hit since its fill is passed over once, unmarked and made the newest, config
-  l1_second_chance: lines read more than once outlive a stream that takes lines read once,
-  benchmarks/microbench/l1_recency).
+  that a load hit since its fill, or a global store found resident, is passed over once, unmarked
+  and made the newest, config l1_second_chance: lines read more than once, or read and then
+  written, outlive a stream that takes lines read once, benchmarks/microbench/l1_recency).
   L1 holds no dirty data for global memory. Cache operators
   (measured, benchmarks/microbench/sass_probes, ld_cache_ops): .cg, .cv, volatile and gpu/sys-scope
   strong loads (LDG.E.STRONG.GPU/SYS) never hit nor allocate, and drop the sectors they read from
@@ -171,9 +172,9 @@ def _pool_draw(lru, sm, s, rel, ways, pool):
 def _l1_alloc(tags, valid, lru, wreq, stamp, sm, s, line, rel, ways, rule):
     """Allocate ``line`` in set s of SM sm: an empty way if there is one, else a victim drawn among
     the set's least recently used ways (_pool_draw). ``rule`` (L1Caches.victim_rule): the pool
-    size, negative for a second chance, where a drawn way that a load hit since its fill (REREAD)
-    is kept, made the newest (stamp: the walk's int64[1] stamp counter) and unmarked, and the
-    draw repeats (config.py l1_victim_pool, l1_second_chance)."""
+    size, negative for a second chance, where a drawn way that a load hit, or a store found
+    resident, since its fill (REREAD) is kept, made the newest (stamp: the walk's int64[1] stamp
+    counter) and unmarked, and the draw repeats (config.py l1_victim_pool, l1_second_chance)."""
     for w in range(ways):
         if tags[sm, s, w] == -1:
             tags[sm, s, w] = line
@@ -291,10 +292,14 @@ def hierarchy_batch(op, warp_sm, warp_uid, g_warp, g_line, g_mask, n,
                     l1_valid[sm, s, w] = v | m
                 else:  # a global store: the line-level rule of the module docstring
                     busy = l1_wreq[sm, s, w] == l1_req[sm, 1] and l1_req[sm, 2] == l1_req[sm, 3]
+                    # a store to a line already resident marks it as a load hit does (REREAD)
+                    mark = np.int64(0) if fresh else np.int64(REREAD)
                     if not busy:  # (a line just allocated never is)
-                        l1_valid[sm, s, w] = v | m
+                        l1_valid[sm, s, w] = v | m | mark
                         if not fresh:
                             l1h = m
+                    else:
+                        l1_valid[sm, s, w] = v | mark
                     l1_wreq[sm, s, w] = l1_req[sm, 0]
                     g_info[i] = m | (np.int64(0 if fresh else 1) << 4) | (np.int64(1 if l1h else 0) << 5)
                 l1_stamp[0] += 1

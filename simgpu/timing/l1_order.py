@@ -145,9 +145,11 @@ def _walk(order, row_pc, row_sm, policy, ld_off, ld_line, ld_info, ld_place, st_
         for j in range(st_off[r], st_off[r + 1]):
             s = st_place[1][j]
             w = _l1_find(tags, sm, s, st_line[j], ways)
+            mark = np.int64(REREAD)  # a store to a resident line marks it (memory/l1.py)
             if w < 0:
                 w = _l1_alloc(tags, valid, lru, wreq, stamp, sm, s, st_line[j], st_place[0][j], ways, rule)
-            valid[sm, s, w] = np.int64(valid[sm, s, w]) | (np.int64(st_info[j]) & 15)
+                mark = np.int64(0)
+            valid[sm, s, w] = np.int64(valid[sm, s, w]) | (np.int64(st_info[j]) & 15) | mark
             stamp[0] += 1
             lru[sm, s, w] = stamp[0]
 

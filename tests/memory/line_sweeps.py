@@ -25,3 +25,9 @@ def read_lines(ms: MemorySystem, lines: np.ndarray) -> None:
     (len(lines) a multiple of 32)."""
     for row in (BASE + np.asarray(lines, np.int64).reshape(-1, 32) * 128).astype(np.uint64):
         ms.global_access("ld", 0, np.zeros(1, np.int64), row[None, :], np.ones((1, 32), bool), 4)
+
+
+def store_lines(ms: MemorySystem, lines: np.ndarray) -> None:
+    """Store word 1 of sector 0 of each of these lines, 32 lines a warp request, in order."""
+    for row in (BASE + 4 + np.asarray(lines, np.int64).reshape(-1, 32) * 128).astype(np.uint64):
+        ms.global_access("st", 1, np.zeros(1, np.int64), row[None, :], np.ones((1, 32), bool), 4)

@@ -1,6 +1,6 @@
 """The L1's victim choice (memory/l1.py _l1_alloc, config l1_victim_pool, l1_second_chance): an empty
 way first, else a way drawn among the pool least recently used, the same one for the same walk (pool
-1 is LRU), passed over once if a load hit it since its fill."""
+1 is LRU), passed over once if a load hit it, or a store found it resident, since its fill."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from line_sweeps import LOAD_HITS, one_sm, read_lines
+from line_sweeps import LOAD_HITS, one_sm, read_lines, store_lines
 
 import simgpu as sg
 from simgpu.memory.config import MemoryConfig, overridden
@@ -91,14 +91,18 @@ def test_second_chance_passes_over_ways_a_load_hit(ways, pool, line):
         assert w == _alloc(_set(stamps), line, pool)
 
 
-def _phases(h200, a_reps: int, last: str, **rule) -> float:
-    """l1_recency's `phases` on one SM: A (64 KB) read a_reps times, B (64 KB) once, 96 KB of new
-    lines, then A or B again (224 KB in all through a 217 KB L1); the share of the last re-read
-    that hits, in percent."""
+def _phases(h200, a_reps: int, last: str, a_stores: int = 0, **rule) -> float:
+    """l1_recency's `phases` on one SM: A (64 KB) read a_reps times and stored a_stores times
+    (`phases_stored`), B (64 KB) read once, 96 KB of new lines, then A or B again (224 KB in all
+    through a 217 KB L1); the share of the last re-read that hits, in percent."""
     a, b, s = 512, 512, 768
     with overridden(**rule):
         ms = one_sm(h200)
-    for lines in [np.arange(a)] * a_reps + [a + np.arange(b), a + b + np.arange(s)]:
+    for _ in range(a_reps):
+        read_lines(ms, np.arange(a))
+    for _ in range(a_stores):
+        store_lines(ms, np.arange(a))
+    for lines in [a + np.arange(b), a + b + np.arange(s)]:
         read_lines(ms, lines)
     before = ms.metrics()[LOAD_HITS]
     read_lines(ms, np.arange(a) if last == "A" else a + np.arange(b))
@@ -115,6 +119,15 @@ def test_lines_a_load_hit_outlive_a_stream(h200):
     # read once, A is the older and loses the overflow (H100: 85.1 % of A kept, 99.5 % of B)
     assert _phases(h200, 1, "A") < 95.0
     assert _phases(h200, 1, "B") > 99.0
+
+
+def test_a_store_to_a_resident_line_protects_it_as_a_second_read(h200):
+    """l1_recency's store variant (H100): A read once and stored once keeps 100 % of its lines
+    against 96 KB of new lines, and B loses the overflow (86.1 % kept), as after A read 4 times;
+    unstored, A read once loses it (85.1 % kept)."""
+    assert _phases(h200, 1, "A", a_stores=1) == pytest.approx(100.0)
+    assert _phases(h200, 1, "B", a_stores=1) < 95.0
+    assert _phases(h200, 1, "A") < 95.0
 
 
 EACH_OWN_LINE = r"""

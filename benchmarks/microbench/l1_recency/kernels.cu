@@ -20,3 +20,24 @@ extern "C" __global__ void phases(const int* buf, int a, int a_reps, int b, int 
         for (int i = lane; i < b; i += 32) acc += region[(size_t)(a + i) * 32];
     out[blockIdx.x * 32 + lane] = acc;
 }
+
+// The same phases with A read once and then stored `a_stores` times (word 1 of each line's sector 0,
+// by inline PTX so that no store is merged away): does a store that hits a line protect it, as a
+// second read does?
+extern "C" __global__ void phases_stored(int* buf, int a, int a_stores, int b, int s, int last, int* out)
+{
+    int* region = buf + (size_t)blockIdx.x * (a + b + s) * 32;
+    int lane = threadIdx.x & 31;
+    int acc = 0;
+    for (int i = lane; i < a; i += 32) acc += region[(size_t)i * 32];
+    for (int r = 0; r < a_stores; ++r)
+        for (int i = lane; i < a; i += 32)
+            asm volatile("st.global.u32 [%0], %1;" :: "l"(region + (size_t)i * 32 + 1), "r"(acc + r) : "memory");
+    for (int i = lane; i < b; i += 32) acc += region[(size_t)(a + i) * 32];
+    for (int i = lane; i < s; i += 32) acc += region[(size_t)(a + b + i) * 32];
+    if (last == 1)
+        for (int i = lane; i < a; i += 32) acc += region[(size_t)i * 32];
+    if (last == 2)
+        for (int i = lane; i < b; i += 32) acc += region[(size_t)(a + i) * 32];
+    out[blockIdx.x * 32 + lane] = acc;
+}

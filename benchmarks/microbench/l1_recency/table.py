@@ -29,6 +29,7 @@ def rows(folder: Path) -> list[dict]:
     out = []
     for words, values in launch_rows(folder, (SECTORS, HITS)):
         d = {k: int(v) for k, v in zip(words[1::2], words[2::2])}
+        d["kernel"] = words[0]  # phases, or phases_stored (run_store.sh: `a_reps` counts A's stores)
         d["hits"] = values[HITS] / d["grid"]
         out.append(d)
     return out
@@ -46,7 +47,7 @@ def simulated_hits(d: dict, pool: int) -> float:
     from simgpu.memory.config import overridden, victim_rule_fields
 
     gpu = dataclasses.replace(sg.get_preset("h200"), num_sms=1)
-    fn = sg.RawModule(code=(HERE / "kernels.cu").read_text()).get_function("phases")
+    fn = sg.RawModule(code=(HERE / "kernels.cu").read_text()).get_function(d.get("kernel", "phases"))
     buf = sg.asarray(np.ones((d["a"] + d["b"] + d["s"]) * 32, np.int32))
     with overridden(**victim_rule_fields(pool)):
         report = fn((1,), (32,), (buf, *(np.int32(d[k]) for k in FIELDS), sg.zeros(32, np.int32)), gpu=gpu)
@@ -71,9 +72,9 @@ def main() -> None:
     ap.add_argument("folder", nargs="?", type=Path, default=HERE / "results")
     ap.add_argument("--sim", action="store_true", help="also simulate each launch")
     ap.add_argument("--predict", action="store_true", help="simulate main.cu's launches, no device results")
-    ap.add_argument("--pool", type=int, nargs="+", default=[-12],
+    ap.add_argument("--pool", type=int, nargs="+", default=[-11],
                     help="victim rules to simulate: N draws among the N least recently used ways (1: LRU), "
-                    "-N the same with a second chance for ways a load hit (the default, -12)")
+                    "-N the same with a second chance for ways a load hit (the default, -11)")
     opts = ap.parse_args()
     launches = planned() if opts.predict else rows(opts.folder)
     cols = [] if opts.predict else [("device", "hits")]
