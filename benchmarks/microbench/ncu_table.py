@@ -16,3 +16,9 @@ def launch_rows(folder: Path, metrics: tuple[str, ...]) -> list[tuple[list[str],
     names = [line.split() for line in (folder / "launches.txt").read_text().splitlines() if line.strip()]
     return [(words, {m: float(row[header.index(m)].replace(",", "")) for m in metrics})
             for words, row in zip(names, data, strict=True)]
+
+
+def launch_fields(words: list[str], name: str = "kernel") -> dict:
+    """A launches.txt line written as `NAME key value key value ...` (integer values) as a dict:
+    {name: NAME, key: value, ...}."""
+    return {name: words[0], **{k: int(v) for k, v in zip(words[1::2], words[2::2])}}

@@ -478,6 +478,18 @@ def basic_blocks(lk: LinkedKernel, converted: set[int] = frozenset(),
     return [(a, b) for a, b in zip(ls, ls[1:] + [n])]
 
 
+def scheduled_blocks(lk: LinkedKernel, st: StaticTable, cfg: TimingConfig) -> tuple[set[int], list[tuple[int, int]]]:
+    """The branches the timing model if-converts (in `st`, in place, made one-cycle predicate ops)
+    and the basic blocks it schedules around them: those branches inside blocks, divergence-checked
+    shuffles blocks of their own, slow-path calls (config schedule_slow_paths_end_blocks) ending
+    one. Shared by model.simulate_timing and sass_counts.py, so both see the same loops."""
+    conv = if_convertible_branches(lk, cfg.if_convert_max_instructions)
+    for pc in conv:  # a predicate, not a branch
+        st.kind[pc], st.pipe[pc], st.lat[pc], st.ii[pc] = K_ALU, P_INT, 1, cfg.ii_int
+    ends = slow_path_calls(lk) if cfg.schedule_slow_paths_end_blocks else set()
+    return conv, basic_blocks(lk, conv, divergence_checked_shuffles(lk), ends)
+
+
 _SHARED_KINDS = {K_SLD, K_SST, K_SATOM}
 
 

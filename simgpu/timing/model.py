@@ -33,22 +33,17 @@ from simgpu.memory.topology import H200_DISPATCH_UNITS, domain_of_sm
 from simgpu.timing.config import TimingConfig, default_config
 from simgpu.timing.dram_rows import activations, extra_cycles_per_sector, write_back_cycles_per_sector
 from simgpu.timing.isa import (
-    K_ALU,
     K_BAR,
     K_FREE,
     K_GATOM,
     K_GST,
     K_LLD,
     K_LST,
-    P_INT,
     REASONS,
     SB_LONG,
-    basic_blocks,
     build_static,
-    divergence_checked_shuffles,
-    if_convertible_branches,
     schedule_block,
-    slow_path_calls,
+    scheduled_blocks,
     timer_reads,
 )
 from simgpu.timing.l1_order import POLICY_CODES, POLICY_PLAIN, L1Counts, own_run_waits, run_order, timed_l1_hits
@@ -446,12 +441,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     unrolled: list[tuple[int, int, int, list[int]]] = []
     shadows: dict[int, int] = {}
     if cfg.schedule_blocks:
-        conv = if_convertible_branches(linked, cfg.if_convert_max_instructions)
-        for pc in conv:  # a predicate, not a branch
-            st.kind[pc], st.pipe[pc], st.lat[pc], st.ii[pc] = K_ALU, P_INT, 1, cfg.ii_int
+        conv, blocks = scheduled_blocks(linked, st, cfg)
         shadows = {pc: int(linked.target[pc]) for pc in conv}
-        ends = slow_path_calls(linked) if cfg.schedule_slow_paths_end_blocks else set()
-        blocks = basic_blocks(linked, conv, divergence_checked_shuffles(linked), ends)
         budget = registers_per_thread if cfg.schedule_register_budget else None
         loops = set(unrolled_loops(linked, st, blocks, cfg))
         # ptxas keeps an unrolled loop's copies within its register count (unroll.py)

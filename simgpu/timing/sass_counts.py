@@ -17,9 +17,9 @@ segment length leaves some lanes a group short: a warp reading a 1,000-float row
 the second for lanes 0-7, then the 2- and 1-iteration steps for lanes 8-31). Lanes with 5 and 6
 iterations (remainders 1 and 2) take both steps: 4 + 3 where the PTX has 6.
 
-Measured (ncu on the H200, global load requests = SASS load instructions): cross_entropy_rows 786,432
-(PTX 589,824; this count 786,432), typical's spmv_csr 48,640 (41,740; 48,640), causal_softmax_rows
-216,640 (208,704; see the tests' gap list for this count).
+Measured (ncu on the H200, global load requests = SASS load instructions; the PTX's count; this
+one): cross_entropy_rows 786,432 (589,824; 786,432), typical's spmv_csr 48,640 (41,740; 48,640),
+causal_softmax_rows 216,640 (208,704; 216,640), spmv_banded_csr 950,308 (950,284; 950,308).
 
 Each such instruction is one request (and one SASS instruction) to ncu. What simgpu cannot take from
 the trace is how the regrouped lanes' addresses fall into sectors (the trace keeps the active
@@ -37,15 +37,7 @@ from numba import njit
 
 from simgpu.exec.program import LinkedKernel
 from simgpu.timing.config import TimingConfig
-from simgpu.timing.isa import (
-    K_ALU,
-    P_INT,
-    basic_blocks,
-    build_static,
-    divergence_checked_shuffles,
-    if_convertible_branches,
-    slow_path_calls,
-)
+from simgpu.timing.isa import build_static, scheduled_blocks
 from simgpu.timing.unroll import unrolled_loops
 
 
@@ -55,11 +47,7 @@ def ptxas_unrolled_loops(lk: LinkedKernel, cfg: TimingConfig) -> list[tuple[int,
     if not (cfg.schedule_blocks and cfg.ptxas_unroll and cfg.ptxas_unroll_factor >= 2):
         return []
     st = build_static(lk, cfg)
-    conv = if_convertible_branches(lk, cfg.if_convert_max_instructions)
-    for pc in conv:
-        st.kind[pc], st.pipe[pc], st.lat[pc], st.ii[pc] = K_ALU, P_INT, 1, cfg.ii_int
-    ends = slow_path_calls(lk) if cfg.schedule_slow_paths_end_blocks else set()
-    blocks = basic_blocks(lk, conv, divergence_checked_shuffles(lk), ends)
+    _, blocks = scheduled_blocks(lk, st, cfg)
     return unrolled_loops(lk, st, blocks, cfg)
 
 

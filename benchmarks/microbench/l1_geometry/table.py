@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/microbench
-from ncu_table import launch_rows  # noqa: E402
+from ncu_table import launch_fields, launch_rows  # noqa: E402
 
 SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
 HITS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld_lookup_hit.sum"
@@ -21,7 +21,7 @@ ROUNDS = 4  # geometry.cu
 
 def rows(folder: Path) -> list[dict]:
     """One dict per launch: its launches.txt fields and the three counters."""
-    return [{"what": words[0], **{k: int(v) for k, v in zip(words[1::2], words[2::2])}, **values}
+    return [{**launch_fields(words, "what"), **values}
             for words, values in launch_rows(folder, (SECTORS, HITS, CARVEOUT))]
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/microbench
-from ncu_table import launch_rows  # noqa: E402
+from ncu_table import launch_fields, launch_rows  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
@@ -28,8 +28,7 @@ def rows(folder: Path) -> list[dict]:
     """One dict per launch: its launches.txt fields and the counters, the hits per SM."""
     out = []
     for words, values in launch_rows(folder, (SECTORS, HITS)):
-        d = {k: int(v) for k, v in zip(words[1::2], words[2::2])}
-        d["kernel"] = words[0]  # phases, or phases_stored (run_store.sh: `a_reps` counts A's stores)
+        d = launch_fields(words)  # kernel: phases, or phases_stored (run_store.sh: `a_reps` counts A's stores)
         d["hits"] = values[HITS] / d["grid"]
         out.append(d)
     return out

@@ -17,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # benchmarks/microbench
-from ncu_table import launch_rows  # noqa: E402
+from ncu_table import launch_fields, launch_rows  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
@@ -27,7 +27,7 @@ CARVEOUT = "launch__shared_mem_config_size"
 
 def rows(folder: Path) -> list[dict]:
     """One dict per launch: kernel, its launches.txt fields and the counters."""
-    return [{"kernel": words[0], **{k: int(v) for k, v in zip(words[1::2], words[2::2])}, **values}
+    return [{**launch_fields(words), **values}
             for words, values in launch_rows(folder, (SECTORS, HITS, CARVEOUT))]
 
 
