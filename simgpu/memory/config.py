@@ -33,6 +33,8 @@ Sources referred to below:
               blocks re-read beside a stream.
   [L1RECENCY] benchmarks/microbench/l1_recency (ncu on an H100, 2026-12-06): which lines a stream
               past the capacity takes, the older ones or those read once.
+  [L1SETS]    benchmarks/microbench/l1_sets (clock64 per load on two H100s, 2026-12-06): which lines
+              of a sweep hit, line by line; what l1_sets below does not reproduce.
 """
 
 from __future__ import annotations
@@ -105,7 +107,11 @@ class MemoryConfig:
     # all hits the second time in 248 KB, so do 64 lines 32 KB or 4 KB apart (sass_probes reread,
     # reread_strided), and 1,024 lines 8 KB apart, each read 8 times, hit 87.55 % (validation/typical2
     # matvec_ldg4). Past the capacity the H200 loses its hits gradually (224 KB: 71 % of a possible
-    # 87.5; 256 KB: 19-30 %) where LRU sets lose them at once: l1_victim_pool below.
+    # 87.5; 256 KB: 19-30 %) where LRU sets lose them at once: l1_victim_pool below. Not reproduced
+    # ([L1SETS]): rows 32 KB apart, 1 or 4 KB of each, fit only about 3/4 of the L1 (1,024 of 1,480
+    # lines fit, 1,152 do not) where the fold spreads them over all of it; four aligned lines are
+    # kept or lost together; the kept shares rule out any XOR index over equal sets, and physical
+    # address bits above the 2 MB page take part (rows 1 MB apart: 40 % in one run, 100 in two).
     l1_sets: int = 32
     # The victim of an L1 allocation: drawn among the l1_victim_pool least recently used ways of
     # the set (a hash of the line's number in its allocation and the set's stamps, so the draw does not

@@ -1,0 +1,70 @@
+"""Writes tests.txt for probe.cu (one test a line: kind R nj nr off rounds xlines); see probe.cu."""
+
+from __future__ import annotations
+
+import sys
+
+
+def tests() -> list[tuple[int, ...]]:
+    out: list[tuple[int, ...]] = []
+
+    def rows(R, nj, nr, off=0, rounds=4):
+        out.append((0, R, nj, nr, off, rounds, 0))
+
+    def evict(R, nj, nr, off=0, rounds=2, xlines=1024):
+        out.append((1, R, nj, nr, off, rounds, xlines))
+
+    # col_softmax's reads: 8 lines of each 32 KB row, an SM's offset 0 / 1 / 5 / 31 KB into the row
+    for nr in (128, 160, 192, 208, 224, 256):
+        for off in (0, 8, 40, 248):
+            rows(256, 8, nr, off)
+    for nr in (160, 224):  # rows padded by one line
+        for off in (0, 8):
+            rows(257, 8, nr, off)
+    for total in (1280, 1664):  # lines a row, same rows
+        for nj in (1, 2, 4, 16, 32):
+            rows(256, nj, total // nj)
+    for nr in (160, 208):  # row pitch
+        for R in (16, 32, 64, 128, 512, 1024, 2048, 4096, 8192):
+            if R * nr < 1_500_000:
+                rows(R, 8, nr)
+    for off in (1, 3, 4, 7):  # rows not starting at a 1 KB boundary
+        rows(256, 8, 160, off)
+    for R in (255, 264, 272, 288, 320, 384, 520):
+        rows(R, 8, 160)
+    for n in (1280, 1728, 1736, 1744, 1760, 1792, 2048):  # contiguous sweeps: the capacity
+        rows(1, 1, n)
+    for R in (2, 4, 32, 256, 512, 3, 5, 7, 31, 33):  # single strides, 216 KB
+        rows(R, 1, 1728)
+    for off in (16, 24, 32, 64, 128):  # more offsets into the row
+        rows(256, 8, 160, off)
+    for off in (4, 8):
+        rows(256, 4, 320, off)
+    for nr in (144, 152, 168, 176):  # where the loss starts
+        rows(256, 8, nr)
+    rows(256, 8, 160, 0, 6)  # six rounds: is the fourth the steady state
+    rows(128, 8, 192)
+    rows(512, 8, 192)
+    # X (1,024 contiguous lines) read once, a pattern read twice, X again
+    for nr in (128, 192):
+        for off in (0, 8):
+            evict(256, 8, nr, off)
+    for nj in (1, 2, 4):
+        evict(256, nj, 1024 // nj)
+    evict(257, 8, 128)
+    for R in (1, 2, 8, 32, 64, 128, 512, 1024, 3, 5, 7, 33, 9, 17, 129, 257, 1025):
+        evict(R, 1, 1024)
+    for k in range(3, 11):  # pairs of adjacent lines 2^k lines apart
+        evict(1 << k, 2, 512)
+    evict(256, 8, 128, 0, 2, 1536)
+    evict(256, 8, 192, 0, 2, 1536)
+    return out
+
+
+if __name__ == "__main__":
+    path = sys.argv[1] if len(sys.argv) > 1 else "tests.txt"
+    t = tests()
+    with open(path, "w") as f:
+        for row in t:
+            f.write(" ".join(map(str, row)) + "\n")
+    print(f"{len(t)} tests -> {path}")
