@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import sys
+import argparse
 
 
 def tests() -> list[tuple[int, ...]]:
@@ -61,10 +61,58 @@ def tests() -> list[tuple[int, ...]]:
     return out
 
 
-if __name__ == "__main__":
-    path = sys.argv[1] if len(sys.argv) > 1 else "tests.txt"
-    t = tests()
-    with open(path, "w") as f:
+XBASE = (200 << 20) // 128  # probe.cu's X, a 2 MB boundary
+PAGE = (2 << 20) // 128
+
+
+def set_tests() -> list[tuple[int, ...]]:
+    """X (1,472 contiguous lines: 46 blocks of 4 lines for each of 8 sets, if that is the geometry)
+    read once, one 512 B block B once, X again: the X lines lost are B's set's."""
+    out: list[tuple[int, ...]] = []
+
+    def block(off, nj=4, xlines=1472):
+        out.append((1, 1, nj, 1, off, 1, xlines))
+
+    for x in (1424, 1440, 1456, 1464, 1472, 1476, 1480, 1484, 1488, 1496):  # X alone
+        out.append((1, 1, 1, 0, 0, 1, x))
+    for k in range(64):  # 64 consecutive blocks 256 KB into X's page
+        block(XBASE + 2048 + 4 * k)
+    for j in range(6, 12):  # blocks 2^j blocks further
+        block(XBASE + 2048 + 4 * (1 << j))
+    for r in range(48):  # the first block of rows 32 KB apart, in X's page
+        block(XBASE + 4096 + 256 * r)
+    for m in range(1, 9):  # the same offset in the next 2 MB pages
+        block(XBASE + m * PAGE)
+    for k in range(8):  # blocks at the region's start, another page
+        block(4 * k)
+    block(XBASE + 2048, 1)  # one line, two lines, two blocks
+    block(XBASE + 2048, 2)
+    block(XBASE + 2048, 8)
+    return out
+
+
+def pair_tests() -> list[tuple[int, ...]]:
+    """X (1,472 contiguous lines: one way spare in each set, if the L1 is 8 sets of 185) read once,
+    two lines Z and Z + d once, X again: X loses lines only if Z and Z + d share a set."""
+    out: list[tuple[int, ...]] = [(1, 1, 1, 0, 0, 1, 1472)]
+    for z in (XBASE + 2048, XBASE + 2051):
+        out.append((1, 1, 1, 1, z, 1, 1472))
+        out.extend((1, d, 1, 2, z, 1, 1472) for d in range(1, 131))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("out", nargs="?", default="tests.txt")
+    ap.add_argument("--sets", action="store_true", help="the set-membership tests (set_tests)")
+    ap.add_argument("--pairs", action="store_true", help="which lines share a set (pair_tests)")
+    a = ap.parse_args()
+    t = set_tests() if a.sets else pair_tests() if a.pairs else tests()
+    with open(a.out, "w") as f:
         for row in t:
             f.write(" ".join(map(str, row)) + "\n")
-    print(f"{len(t)} tests -> {path}")
+    print(f"{len(t)} tests -> {a.out}")
+
+
+if __name__ == "__main__":
+    main()

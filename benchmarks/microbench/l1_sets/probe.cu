@@ -8,7 +8,9 @@
 //   kind 0 "rows": `rounds` times, for r < nr, j < nj: line off + r R + j (col_softmax's reads when
 //          R = 256 lines (32 KB rows), nj = 8: an SM's 1 KB of each row);
 //   kind 1 "evict": X = xlines contiguous lines at XBASE read once, the rows pattern `rounds` times,
-//          X once more: which of X's lines the rows pattern pushed out says which sets it crowds.
+//          X once more: which of X's lines the rows pattern pushed out says which sets it crowds
+//          (tests.txt's sets file: X just short of the capacity and one 512 B block, in X's 2 MB
+//          page or another, so the X lines lost are those of the block's set).
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -82,7 +84,7 @@ int main(int argc, char** argv)
     while (fscanf(f, "%d %d %d %d %d %d %d", &t.kind, &t.R, &t.nj, &t.nr, &t.off, &t.rounds, &t.xlines) == 7) {
         long long acc = (long long)t.rounds * t.nr * t.nj + (t.kind == 1 ? 2LL * t.xlines : 0);
         long long span = (long long)t.off + (long long)(t.nr - 1) * t.R + t.nj;
-        if (acc > MAX_ACC || span > XBASE) { fprintf(stderr, "test %zu too large\n", tests.size()); return 1; }
+        if (acc > MAX_ACC || span > REGION_LINES) { fprintf(stderr, "test %zu too large\n", tests.size()); return 1; }
         tests.push_back(t);
     }
     fclose(f);
