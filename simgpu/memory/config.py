@@ -109,8 +109,8 @@ class MemoryConfig:
     # matvec_ldg4). Past the capacity the H200 loses its hits gradually (224 KB: 71 % of a possible
     # 87.5; 256 KB: 19-30 %) where LRU sets lose them at once: l1_victim_pool below. Not reproduced
     # ([L1SETS]): rows 32 KB apart, 1 or 4 KB of each, fit only about 3/4 of the L1 (1,024 of 1,480
-    # lines fit, 1,152 do not) where the fold spreads them over all of it; four aligned lines are
-    # kept or lost together; the kept shares rule out any XOR index over equal sets, and physical
+    # lines fit, 1,152 do not) where the fold spreads them over all of it; the kept shares rule
+    # out any XOR index over equal sets, two lines collide about 1 time in 18, and physical
     # address bits above the 2 MB page take part (rows 1 MB apart: 40 % in one run, 100 in two).
     l1_sets: int = 32
     # The victim of an L1 allocation: drawn among the l1_victim_pool least recently used ways of
