@@ -21,31 +21,23 @@ _spec.loader.exec_module(analyze)
 TESTS = analyze.load(HERE / "results_h100")
 
 
-def _last_round(t: dict, hits) -> float:
-    """Hit % of the last round (rows) or of X's second read (evict)."""
-    n = len(analyze.sequence(t))
-    per = t["xlines"] if t["kind"] == 1 else t["nr"] * t["nj"]
-    return float(hits[n - per:n].mean() * 100)
-
-
 def test_recorded_bits_are_the_launches():
     """132 tests, one hit bit per access: no hit on a first touch, and the contiguous 1,280 lines
     hit fully from the second round (the threshold tells hits from L2 answers)."""
     assert len(TESTS) == 132
     for t in TESTS:
-        per = t["xlines"] if t["kind"] == 1 else t["nr"] * t["nj"]
-        assert not t["hits"][:per].any(), t["index"]
+        assert not t["hits"][:analyze.round_length(t)].any(), t["index"]
     contiguous = next(t for t in TESTS if t["kind"] == 0 and t["R"] == 1 and t["nr"] == 1280)
     assert contiguous["hits"][1280:4 * 1280].all()
 
 
-KEPT = [t for t in TESTS if t["kind"] == 0 and _last_round(t, t["hits"]) >= 99.5]
+KEPT = [t for t in TESTS if t["kind"] == 0 and analyze.last_round(t, t["hits"]) >= 99.5]
 
 
 @pytest.mark.parametrize("t", KEPT, ids=[f"R{t['R']}_nj{t['nj']}_nr{t['nr']}_off{t['off']}" for t in KEPT])
 def test_simgpu_keeps_what_the_h100_kept(t):
     assert len(KEPT) == 21
-    assert _last_round(t, analyze.simulate(t)) >= 99.5
+    assert analyze.last_round(t, analyze.simulate(t)) >= 99.5
 
 
 ROWS_32KB = [t for t in TESTS if t["kind"] == 0 and t["R"] == 256 and t["nj"] == 8 and 152 <= t["nr"] <= 192]
@@ -56,6 +48,6 @@ ROWS_32KB = [t for t in TESTS if t["kind"] == 0 and t["R"] == 256 and t["nj"] ==
 def test_rows_32kb_apart_lose_as_on_the_h100():
     assert len(ROWS_32KB) >= 10
     for t in ROWS_32KB:
-        hw = _last_round(t, t["hits"])
+        hw = analyze.last_round(t, t["hits"])
         assert 33.0 <= hw <= 42.2
-        assert abs(_last_round(t, analyze.simulate(t)) - hw) <= 5.0, t["index"]
+        assert abs(analyze.last_round(t, analyze.simulate(t)) - hw) <= 5.0, t["index"]

@@ -44,19 +44,28 @@ def sequence(t: dict) -> np.ndarray:
     return rows
 
 
-def summary(t: dict, hits: np.ndarray) -> str:
+def round_length(t: dict) -> int:
+    """Accesses in one round of a rows test, or in one read of X (evict)."""
+    return t["xlines"] if t["kind"] == 1 else t["nr"] * t["nj"]
+
+
+def last_round(t: dict, hits: np.ndarray) -> float:
+    """Hit % of a rows test's last round, or of an evict test's second read of X."""
     n = len(sequence(t))
-    h = hits[:n]
+    return float(hits[n - round_length(t):n].mean() * 100)
+
+
+def summary(t: dict, hits: np.ndarray) -> str:
     if t["kind"] == 1:
-        return f"X kept {h[-t['xlines']:].mean() * 100:6.2f}"
-    per = t["nr"] * t["nj"]
-    return " ".join(f"{h[q * per:(q + 1) * per].mean() * 100:6.2f}" for q in range(t["rounds"]))
+        return f"X kept {last_round(t, hits):6.2f}"
+    per = round_length(t)
+    return " ".join(f"{hits[q * per:(q + 1) * per].mean() * 100:6.2f}" for q in range(t["rounds"]))
 
 
 @njit(cache=True)
 def _replay(lines, nsets, ways, pool, second_chance):
     """simgpu's L1 (memory/l1.py: its set index and victim rule) on one SM, whole lines: hit per
-    access. simulate's default capacity is what the probe's 64 KB carveout leaves: (256 - 64 - 7) KB."""
+    access."""
     tags = -np.ones((1, nsets, ways), np.int64)
     valid = np.zeros((1, nsets, ways), np.uint8)
     lru = np.zeros((1, nsets, ways), np.int64)
@@ -77,9 +86,15 @@ def _replay(lines, nsets, ways, pool, second_chance):
     return hits
 
 
-def simulate(t: dict, capacity_lines: int = 1480) -> np.ndarray:
-    """The test's hit bits in simgpu's L1 (the default config's sets, pool and second chance)."""
+PROBE_CARVEOUT = 64 * 1024  # what the probe got (ncu launch__shared_mem_config_size, README)
+
+
+def simulate(t: dict, capacity_lines: int | None = None) -> np.ndarray:
+    """The test's hit bits in simgpu's L1 (the default config's sets, pool and second chance; by
+    default as large as simgpu makes it beside the probe's carveout: 1,480 lines)."""
     cfg = MemoryConfig()
+    if capacity_lines is None:
+        capacity_lines = cfg.l1_bytes(PROBE_CARVEOUT) // 128
     return _replay(sequence(t), cfg.l1_sets, capacity_lines // cfg.l1_sets, cfg.l1_victim_pool,
                    cfg.l1_second_chance)
 
@@ -89,7 +104,7 @@ def main() -> None:
     ap.add_argument("folder", type=Path)
     ap.add_argument("--bits", default="bits.bin", help="bits.bin (plain loads) or bits_strong.bin")
     ap.add_argument("--sim", action="store_true", help="add simgpu's column")
-    ap.add_argument("--capacity", type=int, default=1480, help="L1 lines (1480: the 64 KB carveout)")
+    ap.add_argument("--capacity", type=int, help="L1 lines (default: simgpu's beside the 64 KB carveout)")
     a = ap.parse_args()
     for t in load(a.folder, a.bits):
         head = f"{t['index']:3d} {'rows ' if t['kind'] == 0 else 'evict'} R {t['R']:5d} nj {t['nj']:2d} " \
