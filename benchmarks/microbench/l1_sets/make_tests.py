@@ -101,13 +101,41 @@ def pair_tests() -> list[tuple[int, ...]]:
     return out
 
 
+COLLIDING = (10, 19, 43, 50, 71, 94, 122)  # pair_tests' colliding d at Z = XBASE + 2,048 (H100)
+
+
+def pair2_tests() -> list[tuple[int, ...]]:
+    """After pair_tests: the colliding pairs against X of other lengths (more sets, or more free
+    ways?), d of one and two powers of two (bits 7-16 of the line number), d = 10 at other places,
+    and d = 1-130 with Z's bit 8 set (the 32 KB rows)."""
+    out: list[tuple[int, ...]] = []
+    z = XBASE + 2048
+
+    def pair(zz, d, x=1472):
+        out.append((1, d, 1, 2, zz, 1, x))
+
+    for x in (1440, 1456, 1464, 1468, 1476):
+        out.append((1, 1, 1, 0, 0, 1, x))
+        for d in COLLIDING + (1, 2, 3):
+            pair(z, d, x)
+    for k in range(17):
+        pair(z, 1 << k)
+        pair(z, 10 ^ (1 << k))
+    for m in range(1, 9):
+        pair(z + 4096 * m, 10)
+        pair(z + 64 * m, 10)
+    out.extend((1, d, 1, 2, z + 256, 1, 1472) for d in range(1, 131))
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("out", nargs="?", default="tests.txt")
     ap.add_argument("--sets", action="store_true", help="the set-membership tests (set_tests)")
     ap.add_argument("--pairs", action="store_true", help="which lines share a set (pair_tests)")
+    ap.add_argument("--pairs2", action="store_true", help="the colliding pairs probed further (pair2_tests)")
     a = ap.parse_args()
-    t = set_tests() if a.sets else pair_tests() if a.pairs else tests()
+    t = set_tests() if a.sets else pair_tests() if a.pairs else pair2_tests() if a.pairs2 else tests()
     with open(a.out, "w") as f:
         for row in t:
             f.write(" ".join(map(str, row)) + "\n")
