@@ -477,6 +477,12 @@ class TimingConfig:
     # store sectors as hits). Decided in the replay, which knows when each load's data is back
     # (store_lines.store_hits_lost).
     store_misses_pending_fill: bool = True
+    # A single-line global store whose line the SM's store request before last wrote less than this
+    # many cycles before, with another line's store between them, counts as an L1 miss
+    # (store_lines.store_two_back; 0: off). benchmarks/microbench/l1_stores: burst.cu back_to_back
+    # N = 1 (st [L]; st [X]; st [L] back to back: the last misses, L resident or not; N = 0 joins,
+    # N >= 2 hits) and windows.cu (15-2,153 cycles after a store to its line, a store always hits).
+    store_two_back_cycles: int = 15
 
     # ---------------------------------------------------------------- model switches
     # hits on lines another warp of the same step missed wait for that miss (no addresses in the

@@ -76,7 +76,7 @@ from simgpu.timing.isa import (
     SB_SHORT,
 )
 from simgpu.timing.load_lines import answer_opened, load_lines
-from simgpu.timing.store_lines import fills_requested, store_arrives, store_hits_lost, store_leaves
+from simgpu.timing.store_lines import fills_requested, store_arrives, store_hits_lost, store_leaves, store_two_back
 
 INF = np.int64(1) << np.int64(62)
 N_REASONS = 13
@@ -630,8 +630,11 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
                             if st_on:
                                 joined = store_arrives(st_off, st_line, st_info, mr, g, t1, ring, pc, sf_hit,
                                                        st_hit, st_merged)
+                                lost = 0
                                 if not joined:  # hits on lines whose load is still on its way miss
-                                    st_hit[pc] -= store_hits_lost(pend, sm, st_off, st_line, st_info, mr, t1)
+                                    lost = store_hits_lost(pend, sm, st_off, st_line, st_info, mr, t1)
+                                lost2 = store_two_back(pend, sm, st_off, st_line, st_info, mr, joined, t1)
+                                st_hit[pc] -= lost if lost > 0 else lost2
                             if joined:  # it rides on the writes it joined: no path cycles, no L2 request
                                 ml2 = 0.0
                             else:

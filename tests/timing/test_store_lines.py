@@ -182,3 +182,49 @@ def test_a_store_into_a_line_still_being_filled_misses(mode, hits):
                             sg.zeros(8 * 32, np.float32)))
     assert r.metrics[ST_SECTORS] == 8 * 64 * 4 + 8 * 4
     assert r.metrics[ST_HIT] == hits
+
+
+def test_two_back_takes_the_hits_of_a_store_one_other_store_behind_its_line():
+    """store_two_back: a single-line store whose line the SM's store before last wrote, another
+    line's store between, loses its functional hits; none between (it joins, or follows) or two
+    between, it keeps them; a store of several lines counts as a store between; per SM."""
+    from simgpu.timing.store_lines import pending_fills, store_two_back
+
+    off, line, info = _stores([(7, 0b0001, 1, 1)], [(9, 0b0001, 1, 1)], [(7, 0b0010, 1, 1)],
+                              [(9, 0b0001, 1, 0)], [(3, 0b0001, 1, 1), (4, 0b0001, 1, 1)])
+    pend = pending_fills(2, False, np.zeros(0, np.int64), two_back=15)
+    seq = [(0, 0), (0, 1), (0, 2)]  # SM 0: 7, 9, 7 -> the third loses its hit
+    assert [store_two_back(pend, sm, off, line, info, row, False, 0.0) for sm, row in seq] == [0, 0, 1]
+    assert store_two_back(pend, 0, off, line, info, 3, False, 0.0) == 0  # 9, 7, 9: a miss has no hit to lose
+    assert store_two_back(pend, 1, off, line, info, 0, False, 0.0) == 0  # SM 1 has its own record
+    assert store_two_back(pend, 1, off, line, info, 4, False, 0.0) == 0  # two lines
+    assert store_two_back(pend, 1, off, line, info, 0, False, 0.0) == 1  # 7, (3, 4), 7: one store between
+    assert store_two_back(pend, 1, off, line, info, 1, False, 0.0) == 0
+    assert store_two_back(pend, 1, off, line, info, 2, True, 0.0) == 0  # 7, 9, 7 that joined a store: kept
+    for row in (0, 1, 1):  # 7, 9, 9, 7: two between
+        store_two_back(pend, 0, off, line, info, row, False, 0.0)
+    assert store_two_back(pend, 0, off, line, info, 2, False, 0.0) == 0
+    late = [store_two_back(pend, 0, off, line, info, row, False, t) for row, t in ((0, 100.0), (1, 105.0), (2, 115.0))]
+    assert late == [0, 0, 0]  # 7, 9, 7 with the second 7 15 cycles after the first: a hit again
+    soon = [store_two_back(pend, 0, off, line, info, row, False, t) for row, t in ((0, 200.0), (1, 205.0), (2, 214.0))]
+    assert soon == [0, 0, 1]  # 14 cycles: still one store behind
+    off_pend = pending_fills(2, False, np.zeros(0, np.int64))
+    assert [store_two_back(off_pend, 0, off, line, info, r, False, 0.0) for r in (0, 1, 2)] == [0, 0, 0]  # rule off
+
+
+BURST_CU = Path(__file__).resolve().parents[2] / "benchmarks" / "microbench" / "l1_stores" / "burst.cu"
+
+
+@pytest.mark.parametrize("n, hits", [(1, (0, 0, 1, 1)), (2, (1, 1, 2, 2))])
+def test_a_store_one_store_behind_its_line_misses(n, hits):
+    """benchmarks/microbench/l1_stores burst.cu back_to_back<N> (H200, 132 CTAs x 64 rounds): a warp
+    stores into line L, then into N other lines, then into L again. N = 1: the third store misses,
+    L resident or not (0 hits a round absent, 1 resident: the first store's); N = 2: it hits (1 a
+    round absent, 2 resident). Modes: bit 0 the other sector, bit 1 L loaded first. Here 4 CTAs."""
+    mod = sg.RawModule(code=BURST_CU.read_text(), name_expressions=[f"back_to_back<{n}>"])
+    kernel = mod.get_function(f"back_to_back<{n}>")
+    rounds = 4 * 64
+    for mode, per_round in zip(range(4), hits):
+        r = kernel((4,), (32,), (sg.zeros(4 * 64 * 32, np.int32), sg.zeros(4 * 64 * 8 * 32, np.int32), np.int32(mode)))
+        assert r.metrics[ST_SECTORS] == rounds * (n + 2)
+        assert r.metrics[ST_HIT] == rounds * per_round, mode
