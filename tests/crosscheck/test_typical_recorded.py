@@ -629,3 +629,35 @@ def test_twentieth_batch_predicted_before_measured():
     assert wf["knn_tile_f4"].simulated == wf["knn_tile_f4"].real == 262_144
     for stride, per_load in ((1, 4), (2, 8), (3, 4), (8, 32), (9, 4)):
         assert wf[f"smem_f4_stride{stride}"].simulated == wf[f"smem_f4_stride{stride}"].real == 32_768 * per_load
+
+
+# typical21: written and predicted on 2026-12-06, not yet measured (no device came that session):
+# until results/typical.json exists, the simulator alone, its outputs against NumPy and the counters
+# that follow from the addresses (sddmm_csr, 11.5M warp instructions, is left to the device run)
+TWENTY_FIRST_SIM = ("paged_attn_decode", "trsv_lower_col", "diag_sum_batched", "gelu_bf16x2", "channel_shuffle",
+                    "horner_f64", "bit_transpose32", "segment_sum_sorted", "quant_int4_pack")
+
+
+def test_twenty_first_batch_runs_and_agrees_with_numpy():
+    """typical21's kernels (paged attention with a block table, a one-CTA triangular solve, bf16x2
+    GELU, run-time divisions, FP64 Horner, ballots, segmented shuffles with atomics, int4 packing)
+    run on the simulator with outputs equal to NumPy's, and the sectors their addresses give:
+    diag_sum_batched's lanes each their own sector (512 matrices x 128 = 65,536) and one store
+    sector a warp, gelu's and
+    channel_shuffle's and bit_transpose32's coalesced 4-byte lanes 4 sectors a warp access,
+    quant_int4_pack's bytes 1 sector a warp store and its float2 loads 8."""
+    folder = HERE.parent / "typical21"
+    report = crosscheck(suite=folder / "specs.py", specs=TWENTY_FIRST_SIM, real=False, echo=None)
+    assert len(report.cases) == len(TWENTY_FIRST_SIM)
+    sectors = {}
+    for case in report.cases:
+        assert case.outputs_ok and not case.errors, (case.name, case.errors)
+        m = {r.metric: r.simulated for r in case.launches[0].metrics}
+        sectors[case.name] = (m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"],
+                              m["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"])
+    assert sectors["diag_sum_batched"] == (512 * 128, 512)  # lane 0's store: a sector a warp
+    assert sectors["gelu_bf16x2"] == ((1 << 20) * 4 // 32,) * 2
+    assert sectors["channel_shuffle"] == (8 * 64 * 56 * 56 * 4 // 32,) * 2
+    assert sectors["bit_transpose32"] == (8192 * 4, 8192 * 4)
+    assert sectors["quant_int4_pack"][1] == (1 << 21) // 32
+    assert sectors["segment_sum_sorted"] == ((1 << 20) * 2 * 4 // 32, 0)
