@@ -54,7 +54,7 @@ from simgpu.timing.prepare import ROW_KINDS, build_streams
 from simgpu.timing.reg_pressure import block_live_sets, register_weights, row_registers
 from simgpu.timing.replay import N_REASONS, replay
 from simgpu.timing.retime import changed_share, walked_streams
-from simgpu.timing.store_lines import StoreCounts, pending_fills, store_rings
+from simgpu.timing.store_lines import StoreCounts, pending_fills, store_history, store_rings
 from simgpu.timing.unroll import (
     block_scoreboard_waits,
     sass_loaded_ahead,
@@ -576,7 +576,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         pend_on = bool(stores_on and cfg.store_misses_pending_fill and len(sides[1]))
         miss_lines = sr.miss_line[sr.miss_by_row] if pend_on else np.zeros(0, np.int64)
         stores = (stores_on, sr.store_off, sr.store_line, sr.store_info, rings, *run.store_counts,
-                  pending_fills(num_sms, pend_on, miss_lines, cfg.store_two_back_cycles if stores_on else 0))
+                  pending_fills(num_sms, pend_on, miss_lines),
+                  store_history(num_sms, cfg.store_two_back_cycles if stores_on else 0))
         run.cycles = int(replay(
             st.kind, st.pipe, st.lat, st.ii, slots, st.sb, st.src, st.dst, st.n_regs, n_sb,
             sr.e_pc, sr.rows, sr.warp_row0,

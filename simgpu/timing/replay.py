@@ -265,8 +265,9 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
     unit_off, unit_line, unit_cyc, n_units = units
     unit_free = np.zeros(max(1, n_units), np.float64)
     # stores that meet on their CTA's write path (store_lines.py): per store row its (line, info)
-    # records, the per-slot rings, the per-pc hit and merged-sector counts
-    st_on, st_off, st_line, st_info, ring, sf_hit, st_hit, st_merged, pend = stores
+    # records, the per-slot rings, the per-pc hit and merged-sector counts, the pending fills and
+    # each SM's last two store requests
+    st_on, st_off, st_line, st_info, ring, sf_hit, st_hit, st_merged, pend, st_hist = stores
     # the L2's line requests (lookups) per cycle, besides its sectors: per row the lines it sends
     # to L2 (config l2_lines_per_ns; 0: no such limit)
     row_lines, l2_line_rate = l2_lines
@@ -633,7 +634,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
                                 lost = 0
                                 if not joined:  # hits on lines whose load is still on its way miss
                                     lost = store_hits_lost(pend, sm, st_off, st_line, st_info, mr, t1)
-                                lost2 = store_two_back(pend, sm, st_off, st_line, st_info, mr, joined, t1)
+                                lost2 = store_two_back(st_hist, sm, st_off, st_line, st_info, mr, joined, t1)
                                 st_hit[pc] -= lost if lost > 0 else lost2
                             if joined:  # it rides on the writes it joined: no path cycles, no L2 request
                                 ml2 = 0.0

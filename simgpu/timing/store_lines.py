@@ -135,16 +135,20 @@ def store_leaves(st_off, st_line, st_info, row, g, end, ring):
         r_end[g, r] = end
 
 
-def pending_fills(n_sms: int, on: bool, miss_lines: np.ndarray, two_back: int = 0) -> tuple:
+def pending_fills(n_sms: int, on: bool, miss_lines: np.ndarray) -> tuple:
     """The state of the pending-fill rule: on, the global loads' L1-miss lines in the replay's group
     order (absolute line numbers), and per SM a table of lines whose fill is on its way (line, when
-    its data is back); and of the two-back rule (store_two_back, window `two_back` cycles, 0: off):
-    per SM the lines of its last two store requests (-1 none, -2 a store of several lines) and
-    when they reached L1, or an empty table when off, and the window."""
+    its data is back)."""
     n = n_sms if on else 1
-    prev = np.full((n_sms if two_back > 0 else 0, 4), -1, np.int64)
     return (bool(on), np.ascontiguousarray(miss_lines, np.int64), np.full((n, PENDING), -1, np.int64),
-            np.zeros((n, PENDING), np.int64), prev, np.int64(two_back))
+            np.zeros((n, PENDING), np.int64))
+
+
+def store_history(n_sms: int, window: int) -> tuple:
+    """The state of the two-back rule (store_two_back; window in cycles, 0: off): per SM the lines
+    of its last two store requests (-1 none, -2 a store of several lines) and when they reached L1
+    (an empty table when off), and the window."""
+    return np.full((n_sms if window > 0 else 0, 4), -1, np.int64), np.int64(window)
 
 
 @njit(cache=True, inline="always")
@@ -156,7 +160,7 @@ def _pending_slot(line):
 def fills_requested(pend, sm, g0, g1, ready):
     """A global load of SM sm whose L1-miss groups are g0..g1 - 1 has its data back at `ready`: its
     lines are pending on the SM until then."""
-    on, g_line, p_line, p_t, _, _ = pend
+    on, g_line, p_line, p_t = pend
     if not on:
         return
     for g in range(g0, g1):
@@ -172,7 +176,7 @@ def store_hits_lost(pend, sm, st_off, st_line, st_info, row, t):
     """The L1 hit sectors the functional walk gave store `row` of SM sm (reaching L1 at t) on lines
     whose fill is still on its way: the H200 counts a store into a line that a load has requested
     but not yet received as a miss (benchmarks/microbench/l1_pending)."""
-    on, _, p_line, p_t, _, _ = pend
+    on, _, p_line, p_t = pend
     if not on:
         return 0
     lost = 0
@@ -187,15 +191,15 @@ def store_hits_lost(pend, sm, st_off, st_line, st_info, row, t):
 
 
 @njit(cache=True)
-def store_two_back(pend, sm, st_off, st_line, st_info, row, joined, t1):
+def store_two_back(hist, sm, st_off, st_line, st_info, row, joined, t1):
     """The L1 hit sectors the functional walk gave store `row` of SM sm (reaching L1 at t1) that
     the H200 counts as misses: a single-line store whose line the SM's store request before last
-    wrote less than the window (pending_fills' two_back) ago, with another line's store between
+    wrote less than the window (store_history) ago, with another line's store between
     them (benchmarks/microbench/l1_stores: burst.cu, one store between, back to back, and it misses
     even with its line resident; none between, it joins; two, an ordinary hit; windows.cu, 15
     cycles or more after a store to its line a store always hits). Records the store as the SM's
     last."""
-    prev = pend[4]
+    prev, window = hist
     if prev.shape[0] == 0:
         return 0
     a = st_off[row]
@@ -204,7 +208,7 @@ def store_two_back(pend, sm, st_off, st_line, st_info, row, joined, t1):
     t = np.int64(t1)
     lost = 0
     if (not joined and line >= 0 and prev[sm, 1] == line and prev[sm, 0] != line
-            and t - prev[sm, 3] < pend[5]):
+            and t - prev[sm, 3] < window):
         info = np.int64(st_info[a])
         if (info >> 5) & 1:
             lost = popcount4(info & 15)

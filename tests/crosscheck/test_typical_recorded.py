@@ -643,9 +643,8 @@ def test_twenty_first_batch_runs_and_agrees_with_numpy():
     GELU, run-time divisions, FP64 Horner, ballots, segmented shuffles with atomics, int4 packing)
     run on the simulator with outputs equal to NumPy's, and the sectors their addresses give:
     diag_sum_batched's lanes each their own sector (512 matrices x 128 = 65,536) and one store
-    sector a warp, gelu's and
-    channel_shuffle's and bit_transpose32's coalesced 4-byte lanes 4 sectors a warp access,
-    quant_int4_pack's bytes 1 sector a warp store and its float2 loads 8."""
+    sector a warp, gelu's, channel_shuffle's and bit_transpose32's coalesced 4-byte lanes 4 sectors
+    a warp access, quant_int4_pack's bytes 1 sector a warp store."""
     folder = HERE.parent / "typical21"
     report = crosscheck(suite=folder / "specs.py", specs=TWENTY_FIRST_SIM, real=False, echo=None)
     assert len(report.cases) == len(TWENTY_FIRST_SIM)

@@ -188,28 +188,28 @@ def test_two_back_takes_the_hits_of_a_store_one_other_store_behind_its_line():
     """store_two_back: a single-line store whose line the SM's store before last wrote, another
     line's store between, loses its functional hits; none between (it joins, or follows) or two
     between, it keeps them; a store of several lines counts as a store between; per SM."""
-    from simgpu.timing.store_lines import pending_fills, store_two_back
+    from simgpu.timing.store_lines import store_history, store_two_back
 
     off, line, info = _stores([(7, 0b0001, 1, 1)], [(9, 0b0001, 1, 1)], [(7, 0b0010, 1, 1)],
                               [(9, 0b0001, 1, 0)], [(3, 0b0001, 1, 1), (4, 0b0001, 1, 1)])
-    pend = pending_fills(2, False, np.zeros(0, np.int64), two_back=15)
+    hist = store_history(2, 15)
     seq = [(0, 0), (0, 1), (0, 2)]  # SM 0: 7, 9, 7 -> the third loses its hit
-    assert [store_two_back(pend, sm, off, line, info, row, False, 0.0) for sm, row in seq] == [0, 0, 1]
-    assert store_two_back(pend, 0, off, line, info, 3, False, 0.0) == 0  # 9, 7, 9: a miss has no hit to lose
-    assert store_two_back(pend, 1, off, line, info, 0, False, 0.0) == 0  # SM 1 has its own record
-    assert store_two_back(pend, 1, off, line, info, 4, False, 0.0) == 0  # two lines
-    assert store_two_back(pend, 1, off, line, info, 0, False, 0.0) == 1  # 7, (3, 4), 7: one store between
-    assert store_two_back(pend, 1, off, line, info, 1, False, 0.0) == 0
-    assert store_two_back(pend, 1, off, line, info, 2, True, 0.0) == 0  # 7, 9, 7 that joined a store: kept
+    assert [store_two_back(hist, sm, off, line, info, row, False, 0.0) for sm, row in seq] == [0, 0, 1]
+    assert store_two_back(hist, 0, off, line, info, 3, False, 0.0) == 0  # 9, 7, 9: a miss has no hit to lose
+    assert store_two_back(hist, 1, off, line, info, 0, False, 0.0) == 0  # SM 1 has its own record
+    assert store_two_back(hist, 1, off, line, info, 4, False, 0.0) == 0  # two lines
+    assert store_two_back(hist, 1, off, line, info, 0, False, 0.0) == 1  # 7, (3, 4), 7: one store between
+    assert store_two_back(hist, 1, off, line, info, 1, False, 0.0) == 0
+    assert store_two_back(hist, 1, off, line, info, 2, True, 0.0) == 0  # 7, 9, 7 that joined a store: kept
     for row in (0, 1, 1):  # 7, 9, 9, 7: two between
-        store_two_back(pend, 0, off, line, info, row, False, 0.0)
-    assert store_two_back(pend, 0, off, line, info, 2, False, 0.0) == 0
-    late = [store_two_back(pend, 0, off, line, info, row, False, t) for row, t in ((0, 100.0), (1, 105.0), (2, 115.0))]
+        store_two_back(hist, 0, off, line, info, row, False, 0.0)
+    assert store_two_back(hist, 0, off, line, info, 2, False, 0.0) == 0
+    late = [store_two_back(hist, 0, off, line, info, row, False, t) for row, t in ((0, 100.0), (1, 105.0), (2, 115.0))]
     assert late == [0, 0, 0]  # 7, 9, 7 with the second 7 15 cycles after the first: a hit again
-    soon = [store_two_back(pend, 0, off, line, info, row, False, t) for row, t in ((0, 200.0), (1, 205.0), (2, 214.0))]
+    soon = [store_two_back(hist, 0, off, line, info, row, False, t) for row, t in ((0, 200.0), (1, 205.0), (2, 214.0))]
     assert soon == [0, 0, 1]  # 14 cycles: still one store behind
-    off_pend = pending_fills(2, False, np.zeros(0, np.int64))
-    assert [store_two_back(off_pend, 0, off, line, info, r, False, 0.0) for r in (0, 1, 2)] == [0, 0, 0]  # rule off
+    no_hist = store_history(2, 0)
+    assert [store_two_back(no_hist, 0, off, line, info, r, False, 0.0) for r in (0, 1, 2)] == [0, 0, 0]  # rule off
 
 
 BURST_CU = Path(__file__).resolve().parents[2] / "benchmarks" / "microbench" / "l1_stores" / "burst.cu"

@@ -91,13 +91,18 @@ def set_tests() -> list[tuple[int, ...]]:
     return out
 
 
+def pair(z: int, d: int, xlines: int = 1472) -> tuple[int, ...]:
+    """X read once, lines Z and Z + d once, X again: X loses lines only if Z and Z + d share a set."""
+    return (1, d, 1, 2, z, 1, xlines)
+
+
 def pair_tests() -> list[tuple[int, ...]]:
     """X (1,472 contiguous lines: one way spare in each set, if the L1 is 8 sets of 185) read once,
     two lines Z and Z + d once, X again: X loses lines only if Z and Z + d share a set."""
     out: list[tuple[int, ...]] = [(1, 1, 1, 0, 0, 1, 1472)]
     for z in (XBASE + 2048, XBASE + 2051):
         out.append((1, 1, 1, 1, z, 1, 1472))
-        out.extend((1, d, 1, 2, z, 1, 1472) for d in range(1, 131))
+        out.extend(pair(z, d) for d in range(1, 131))
     return out
 
 
@@ -110,32 +115,29 @@ def pair2_tests() -> list[tuple[int, ...]]:
     and d = 1-130 with Z's bit 8 set (the 32 KB rows)."""
     out: list[tuple[int, ...]] = []
     z = XBASE + 2048
-
-    def pair(zz, d, x=1472):
-        out.append((1, d, 1, 2, zz, 1, x))
-
     for x in (1440, 1456, 1464, 1468, 1476):
         out.append((1, 1, 1, 0, 0, 1, x))
-        for d in COLLIDING + (1, 2, 3):
-            pair(z, d, x)
+        out.extend(pair(z, d, x) for d in COLLIDING + (1, 2, 3))
     for k in range(17):
-        pair(z, 1 << k)
-        pair(z, 10 ^ (1 << k))
+        out += [pair(z, 1 << k), pair(z, 10 ^ (1 << k))]
     for m in range(1, 9):
-        pair(z + 4096 * m, 10)
-        pair(z + 64 * m, 10)
-    out.extend((1, d, 1, 2, z + 256, 1, 1472) for d in range(1, 131))
+        out += [pair(z + 4096 * m, 10), pair(z + 64 * m, 10)]
+    out.extend(pair(z + 256, d) for d in range(1, 131))
     return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("out", nargs="?", default="tests.txt")
-    ap.add_argument("--sets", action="store_true", help="the set-membership tests (set_tests)")
-    ap.add_argument("--pairs", action="store_true", help="which lines share a set (pair_tests)")
-    ap.add_argument("--pairs2", action="store_true", help="the colliding pairs probed further (pair2_tests)")
+    kind = ap.add_mutually_exclusive_group()
+    kind.add_argument("--sets", dest="kind", action="store_const", const=set_tests,
+                      help="the set-membership tests (set_tests)")
+    kind.add_argument("--pairs", dest="kind", action="store_const", const=pair_tests,
+                      help="which lines share a set (pair_tests)")
+    kind.add_argument("--pairs2", dest="kind", action="store_const", const=pair2_tests,
+                      help="the colliding pairs probed further (pair2_tests)")
     a = ap.parse_args()
-    t = set_tests() if a.sets else pair_tests() if a.pairs else pair2_tests() if a.pairs2 else tests()
+    t = (a.kind or tests)()
     with open(a.out, "w") as f:
         for row in t:
             f.write(" ".join(map(str, row)) + "\n")

@@ -5,7 +5,7 @@
 # loads only.
 . "$(dirname "$0")/../device_env.sh"  # HERE, OUT, NCU; the chip in $OUT/gpu.txt
 nvcc -O3 -arch=sm_90 -o /tmp/l1_sets "$HERE/probe.cu" > "$OUT/build.txt" 2>&1 || { cat "$OUT/build.txt"; exit 1; }
-if [ "${1:-}" = sets ] || [ "${1:-}" = pairs ] || [ "${1:-}" = pairs2 ]; then
+if [[ "${1:-}" =~ ^(sets|pairs|pairs2)$ ]]; then
     python3 "$HERE/make_tests.py" "$OUT/tests.txt" --$1
     /tmp/l1_sets "$OUT/tests.txt" "$OUT/bits.bin" > "$OUT/launches.txt" 2>&1 || { cat "$OUT/launches.txt"; exit 1; }
     wc -l "$OUT/launches.txt"
