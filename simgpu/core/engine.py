@@ -71,6 +71,17 @@ def spin_hash_multipliers(num_regs: int) -> np.ndarray:
     return rng.integers(0, 2**63, size=(max(1, num_regs), 32), dtype=np.uint64) * np.uint64(2) + np.uint64(1)
 
 
+def clock_steps_of(lk: LinkedKernel) -> np.ndarray:
+    """timing.isa.clock_steps of the kernel with the default timing config, cached on it: the
+    functional clock is the same whether or not the launch is replayed."""
+    steps = getattr(lk, "_clock_steps", None)
+    if steps is None:
+        from simgpu.timing.isa import clock_steps  # the replay's latency table (timing imports exec)
+
+        steps = lk._clock_steps = clock_steps(lk)
+    return steps
+
+
 def mask_to_bool(bits: np.ndarray) -> np.ndarray:
     return (bits[:, None] & LANE_BITS[None, :]) != 0
 
@@ -140,6 +151,7 @@ class Engine:
         self.grid_workspace = grid_workspace  # a cooperative launch's grid-sync words (runtime/launch.py)
         self.malloc_heap = malloc_heap  # device malloc / free's heap (exec/device_malloc.py), if the kernel calls them
         n = len(lk.instructions)
+        self.clock_step = clock_steps_of(lk)  # per pc: how far an issue advances the warp's %clock
         self.stats = ExecStats(per_pc_warps=np.zeros(n, np.int64), per_pc_threads=np.zeros(n, np.int64))
         self.printed: list[str] = []  # device printf output, in execution order (exec/printf.py)
 
@@ -290,7 +302,7 @@ class Engine:
             m = active & (~gv if lk.guard_neg[p] else gv)
         else:
             m = active
-        ctx.issued[ws] += 1
+        ctx.issued[ws] += self.clock_step[p]
         if self.trace is not None:
             self.trace.add_step(p, ctx.warp_uid[sel], cur)
         stats.inst_executed += k

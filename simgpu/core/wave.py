@@ -94,7 +94,7 @@ class WaveContext:
         self.fparam_stride = lk.func_param_size
         self.fparam = np.zeros(W * 32 * max(self.fparam_stride, 0), dtype=np.uint8)
         self.carry = np.zeros((W, 32), dtype=bool)
-        self.issued = np.zeros(W, dtype=np.int64)  # per-warp instruction count, read by %clock
+        self.issued = np.zeros(W, dtype=np.int64)  # per-warp clock (engine clock_step per issue), read by %clock
         self.pc = None  # set by the engine (for error messages)
         self.trace = None  # an ExecutionTrace, when the launch records one
         self.class_counts: dict[str, int] = {}  # memory instructions by class (global_ld, ...)

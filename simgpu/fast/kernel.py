@@ -934,7 +934,7 @@ def _account_global(p, code, k, sel, lanes_on, acc_addr, nbytes, sm_of_warp, cac
 def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl, waited, sched,
              writes_memory, spin_pc, spin_hash, sleep_epoch, hash_mult,
              pc, mask, rpc, sp, st_pc, st_mask, st_rpc, exited, done, at_bar, bar_count, bar_pc,
-             regs, issued, smem, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
+             regs, issued, clock_step, smem, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts,
              cnt, per_pc_warps, per_pc_threads, trace_on, tr_pc, tr_cnt, tr_warps, tr_active, tr_n, uid_base,
              sel, lanes_on, acc_addr, out,
              sh, vg_size, vg_delta, vg_leader, sh_cnt, cls_cnt,
@@ -1035,7 +1035,7 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
         if writes_memory[p]:
             sched[S_EPOCH] += 1  # sleeping spinners wake
         for j in range(k):
-            issued[sel[j]] += 1
+            issued[sel[j]] += clock_step[p]
         if trace_on:
             s = tr_n[0]
             e = tr_n[1]

@@ -408,6 +408,33 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
     return StaticTable(kind, pipe, lat, ii, sb, src, dst, n_regs, readonly, slots, timer_reads(lk))
 
 
+def clock_steps(lk: LinkedKernel, cfg: TimingConfig | None = None) -> np.ndarray:
+    """int64 per pc: the cycles from a lone warp's issue of the instruction to its next issue, by the
+    replay's own table: the latency when the next instruction in program order reads its result (a
+    branch's: lat_branch), else its issue slots, 0 for ops ptxas folds away. The functional run
+    advances a warp's %clock / %clock64 / %globaltimer by these, so that a clock64 spin of D
+    cycles spins about D cycles when replayed: counting one a warp instruction (before 2026-12-06)
+    made benchmarks/microbench/l1_pending's spins of 1,600 cycles last 7,600 (4 instructions of 5,
+    5, 5 and 4 cycles an iteration). Stamps of a replayed launch come from TimingResult.clock_reads."""
+    cfg = cfg or TimingConfig()
+    st = build_static(lk, cfg)
+    n = len(lk.instructions)
+    out = np.zeros(n, np.int64)
+    for pc in range(n):
+        k = int(st.kind[pc])
+        if k == K_FREE and cfg.fold_free_ops:
+            continue
+        step = int(st.slots[pc])
+        if k == K_BRANCH:
+            step = max(step, int(st.lat[pc]))
+        elif pc + 1 < n:
+            dst = st.dst[pc][st.dst[pc] >= 0]
+            if len(dst) and np.isin(st.src[pc + 1], dst).any():
+                step = max(step, int(st.lat[pc]))
+        out[pc] = step
+    return out
+
+
 def timer_reads(lk: LinkedKernel) -> np.ndarray:
     """bool per pc: the instruction reads %clock, %clock64 or %globaltimer."""
     return np.array([any(isinstance(o, Special) and o.name.startswith(_TIMER_SPECIALS) for o in ins.operands)

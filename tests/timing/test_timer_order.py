@@ -37,7 +37,8 @@ def test_loads_and_their_use_stay_between_the_stamps(monkeypatch):
 
 def test_clock_reads_are_each_warps_stamps_in_replay_cycles(monkeypatch):
     """TimingResult.clock_reads(): per warp its three timer reads, at the cycles the replay issued
-    them (the stamps the kernel stored count instructions: the functional run has no cycles)."""
+    them (the stamps the kernel stored are the functional run's clock: a lone warp's cycles with no
+    wait for memory, timing.isa.clock_steps)."""
     monkeypatch.setattr(timing_model, "RECORD_AUTO_LIMIT", 10**9)
     st = sg.zeros(3, np.int64)
     rep = sg.RawModule(code=SRC).get_function("stamped")(
@@ -49,7 +50,7 @@ def test_clock_reads_are_each_warps_stamps_in_replay_cycles(monkeypatch):
         assert rec.warp_start[w] <= t[0] < t[1] < t[2] <= rec.warp_end[w]
         assert t[2] - t[1] > 250  # the loads' data from the L2 or the DRAM
     functional = st.get()
-    assert functional[2] - functional[1] < 20  # instructions issued, not cycles
+    assert functional[2] - functional[1] < 20  # no wait for the loads' data in the functional clock
 
 
 def test_clock_reads_need_the_record(monkeypatch):

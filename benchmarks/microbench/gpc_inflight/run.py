@@ -76,7 +76,7 @@ def run_device(out: Path, cubin: str) -> None:
 
 def _sim_trips(rep, rows: int, u: int) -> list[float]:
     """Cycles a trip of every working warp from the replay's issue cycles of its two clock64 reads
-    (simgpu's functional %clock64 counts instructions, not cycles)."""
+    (simgpu's functional %clock64 leaves out the waits for memory)."""
     return [float(t[1] - t[0]) / (rows // u) for t in rep.timing.clock_reads() if len(t) == 2]
 
 
