@@ -631,32 +631,36 @@ def test_twentieth_batch_predicted_before_measured():
         assert wf[f"smem_f4_stride{stride}"].simulated == wf[f"smem_f4_stride{stride}"].real == 32_768 * per_load
 
 
-# typical21: written and predicted on 2026-12-06, not yet measured (no device came that session):
-# until results/typical.json exists, the simulator alone, its outputs against NumPy and the counters
-# that follow from the addresses (sddmm_csr, 11.5M warp instructions, is left to the device run)
-TWENTY_FIRST_SIM = ("paged_attn_decode", "trsv_lower_col", "diag_sum_batched", "gelu_bf16x2", "channel_shuffle",
-                    "horner_f64", "bit_transpose32", "segment_sum_sorted", "quant_int4_pack")
+# typical21 (predicted 2026-12-06 before any measurement; measured the same day on an H100, the
+# only card the device gave: the SM-side counters are the same sm_90 design, times are not compared).
+# sddmm_csr (11.5M warp instructions) is left to the recorded run's README: its gap is 236 L2 write
+# sectors of 261,117.
+TWENTY_FIRST_IN_CI = ("paged_attn_decode", "trsv_lower_col", "diag_sum_batched", "gelu_bf16x2", "channel_shuffle",
+                      "horner_f64", "bit_transpose32", "segment_sum_sorted", "quant_int4_pack")
+TWENTY_FIRST_GAPS = {
+    # NVRTC's PTX loads the block-table entry twice per unrolled token pair from one address
+    # register; ptxas keeps one LDG (19,640 one-sector loads fewer)
+    "paged_attn_decode": {"smsp__sass_inst_executed_op_global_ld.sum",
+                          "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+                          "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"},
+    # 47 store wavefronts of bank conflicts on conflict-free addresses (4,399 against 4,352)
+    "trsv_lower_col": {"l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"},
+    # 25 of 512 lane-0 stores joined on the write path there (487 L2 write sectors)
+    "diag_sum_batched": {"lts__t_sectors_srcunit_tex_op_write.sum"},
+}
 
 
-def test_twenty_first_batch_runs_and_agrees_with_numpy():
-    """typical21's kernels (paged attention with a block table, a one-CTA triangular solve, bf16x2
-    GELU, run-time divisions, FP64 Horner, ballots, segmented shuffles with atomics, int4 packing)
-    run on the simulator with outputs equal to NumPy's, and the sectors their addresses give:
-    diag_sum_batched's lanes each their own sector (512 matrices x 128 = 65,536) and one store
-    sector a warp, gelu's, channel_shuffle's and bit_transpose32's coalesced 4-byte lanes 4 sectors
-    a warp access, quant_int4_pack's bytes 1 sector a warp store."""
+def test_twenty_first_batch_against_the_h100():
+    """typical21: ten kernels predicted before any measurement (paged attention with a block table,
+    a one-CTA triangular solve, bf16x2 GELU, run-time divisions, FP64 Horner, ballots, segmented
+    shuffles with atomics, int4 packing). On the H100's SM every output agrees, every exact
+    counter but the three gaps above is equal (gelu, channel_shuffle, horner_f64, bit_transpose32,
+    segment_sum_sorted and quant_int4_pack all of them), and every L1 hit rate is within 3 points
+    (within 1.5: paged_attn_decode 3.00 against 1.53)."""
     folder = HERE.parent / "typical21"
-    report = crosscheck(suite=folder / "specs.py", specs=TWENTY_FIRST_SIM, real=False, echo=None)
-    assert len(report.cases) == len(TWENTY_FIRST_SIM)
-    sectors = {}
-    for case in report.cases:
-        assert case.outputs_ok and not case.errors, (case.name, case.errors)
-        m = {r.metric: r.simulated for r in case.launches[0].metrics}
-        sectors[case.name] = (m["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"],
-                              m["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"])
-    assert sectors["diag_sum_batched"] == (512 * 128, 512)  # lane 0's store: a sector a warp
-    assert sectors["gelu_bf16x2"] == ((1 << 20) * 4 // 32,) * 2
-    assert sectors["channel_shuffle"] == (8 * 64 * 56 * 56 * 4 // 32,) * 2
-    assert sectors["bit_transpose32"] == (8192 * 4, 8192 * 4)
-    assert sectors["quant_int4_pack"][1] == (1 << 21) // 32
-    assert sectors["segment_sum_sorted"] == ((1 << 20) * 2 * 4 // 32, 0)
+    report = crosscheck(suite=folder / "specs.py", recorded=folder / "results_h100" / "typical.json",
+                        specs=TWENTY_FIRST_IN_CI, echo=None)
+    _assert_batch(report, len(TWENTY_FIRST_IN_CI), set(), gaps=TWENTY_FIRST_GAPS)
+    reads = {c.name: next(r for r in c.launches[0].metrics if r.metric == "lts__t_sectors_srcunit_tex_op_read.sum")
+             for c in report.cases}
+    assert all(abs(r.simulated - r.real) <= 0.002 * r.real for r in reads.values())
