@@ -474,8 +474,10 @@ class TimingConfig:
     # counts its sectors as L1 misses where the functional walk, which has the line resident, counted
     # hits (validation/typical10 transpose_inplace_swap: each thread stores into the column line it
     # has just asked for, with the value of its other load; the H200 counts 1,382,780 of 2,359,040
-    # store sectors as hits). Decided in the replay, which knows when each load's data is back
-    # (store_lines.store_hits_lost).
+    # store sectors as hits); so does a store into present sectors while another warp's fill of
+    # other sectors of the line is on its way, not while the storing warp's own is
+    # (benchmarks/microbench/l1_pending sectors.cu). Decided in the replay, which knows when each
+    # load's data is back (store_lines.store_hits_lost).
     store_misses_pending_fill: bool = True
     # A single-line global store whose line the SM's store request before last wrote less than this
     # many cycles before, with another line's store between them, counts as an L1 miss

@@ -633,7 +633,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
                                                        st_hit, st_merged)
                                 lost = 0
                                 if not joined:  # hits on lines whose load is still on its way miss
-                                    lost = store_hits_lost(pend, sm, st_off, st_line, st_info, mr, t1)
+                                    lost = store_hits_lost(pend, sm, st_off, st_line, st_info, mr, t1, w)
                                 lost2 = store_two_back(st_hist, sm, st_off, st_line, st_info, mr, joined, t1)
                                 st_hit[pc] -= lost if lost > 0 else lost2
                             if joined:  # it rides on the writes it joined: no path cycles, no L2 request
@@ -726,7 +726,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
                         if track_q and n_miss_lines:
                             _lines_sent(q_cal, q_tot, q_head, sm, done_t, n_miss_lines)
                         if n_miss_lines:
-                            fills_requested(pend, sm, zs[gs, F_GRP] - n_miss_lines, zs[gs, F_GRP], done_t)
+                            fills_requested(pend, sm, zs[gs, F_GRP] - n_miss_lines, zs[gs, F_GRP], done_t, w)
                 elif k == K_SLD or k == K_SST or k == K_SATOM or k == K_SHFL:
                     is_mem = True
                     mlat = -1

@@ -135,13 +135,16 @@ def store_leaves(st_off, st_line, st_info, row, g, end, ring):
         r_end[g, r] = end
 
 
-def pending_fills(n_sms: int, on: bool, miss_lines: np.ndarray) -> tuple:
+def pending_fills(n_sms: int, on: bool, miss_lines: np.ndarray, miss_sectors: np.ndarray | None = None) -> tuple:
     """The state of the pending-fill rule: on, the global loads' L1-miss lines in the replay's group
-    order (absolute line numbers), and per SM a table of lines whose fill is on its way (line, when
-    its data is back)."""
+    order (absolute line numbers) and the sectors each misses, and per SM a table of lines whose fill
+    is on its way (line; per sector when its data is back and the warp that asked for it)."""
     n = n_sms if on else 1
-    return (bool(on), np.ascontiguousarray(miss_lines, np.int64), np.full((n, PENDING), -1, np.int64),
-            np.zeros((n, PENDING), np.int64))
+    lines = np.ascontiguousarray(miss_lines, np.int64)
+    sectors = (np.full(len(lines), 15, np.int64) if miss_sectors is None
+               else np.ascontiguousarray(miss_sectors, np.int64) & 15)
+    return (bool(on), lines, sectors, np.full((n, PENDING), -1, np.int64), np.zeros((n, PENDING, 4), np.int64),
+            np.full((n, PENDING, 4), -1, np.int64))
 
 
 def store_history(n_sms: int, window: int) -> tuple:
@@ -157,26 +160,35 @@ def _pending_slot(line):
 
 
 @njit(cache=True)
-def fills_requested(pend, sm, g0, g1, ready):
-    """A global load of SM sm whose L1-miss groups are g0..g1 - 1 has its data back at `ready`: its
-    lines are pending on the SM until then."""
-    on, g_line, p_line, p_t = pend
+def fills_requested(pend, sm, g0, g1, ready, warp):
+    """A global load of warp `warp` on SM sm whose L1-miss groups are g0..g1 - 1 has its data back at
+    `ready`: their sectors are pending on the SM until then."""
+    on, g_line, g_sec, p_line, p_t, p_w = pend
     if not on:
         return
     for g in range(g0, g1):
         line = g_line[g]
         h = _pending_slot(line)
-        if p_line[sm, h] != line or p_t[sm, h] < ready:
+        if p_line[sm, h] != line:
             p_line[sm, h] = line
-            p_t[sm, h] = ready
+            for b in range(4):
+                p_t[sm, h, b] = 0
+                p_w[sm, h, b] = -1
+        for b in range(4):
+            if (g_sec[g] >> b) & 1 and p_t[sm, h, b] < ready:
+                p_t[sm, h, b] = ready
+                p_w[sm, h, b] = warp
 
 
 @njit(cache=True)
-def store_hits_lost(pend, sm, st_off, st_line, st_info, row, t):
-    """The L1 hit sectors the functional walk gave store `row` of SM sm (reaching L1 at t) on lines
-    whose fill is still on its way: the H200 counts a store into a line that a load has requested
-    but not yet received as a miss (benchmarks/microbench/l1_pending)."""
-    on, _, p_line, p_t = pend
+def store_hits_lost(pend, sm, st_off, st_line, st_info, row, t, warp):
+    """The L1 hit sectors the functional walk gave store `row` of warp `warp` on SM sm (reaching L1
+    at t) that the H200 counts as misses, on lines with a fill still on its way
+    (benchmarks/microbench/l1_pending): a store into sectors a load has asked for but not yet
+    received misses (pending.cu), and so does a store into sectors that are there while another
+    warp's fill of other sectors of the line is on its way (sectors.cu mode 4); the warp's own
+    fill of other sectors does not make it miss (sectors.cu modes 1 and 3)."""
+    on, _, _, p_line, p_t, p_w = pend
     if not on:
         return 0
     lost = 0
@@ -185,8 +197,13 @@ def store_hits_lost(pend, sm, st_off, st_line, st_info, row, t):
         if (info >> 5) & 1:
             line = st_line[j]
             h = _pending_slot(line)
-            if p_line[sm, h] == line and p_t[sm, h] > t:
-                lost += popcount4(info & 15)
+            if p_line[sm, h] != line:
+                continue
+            m = info & 15
+            for b in range(4):
+                if p_t[sm, h, b] > t and ((m >> b) & 1 or p_w[sm, h, b] != warp):
+                    lost += popcount4(m)
+                    break
     return lost
 
 

@@ -151,22 +151,52 @@ def test_merging_never_drops_a_sector_the_kernel_wrote(words, ctas):
 
 
 def test_pending_fill_takes_back_the_hits_of_stores_that_arrive_before_the_data():
-    """store_hits_lost: a store's functional hits on a line whose fill (fills_requested) is back
-    after the store reaches L1 are lost; on the same line once the data is back, or on another
-    line, they stay; misses stay misses."""
+    """store_hits_lost: a store's functional hits on sectors whose fill (fills_requested) is back
+    after the store reaches L1 are lost; once the data is back, or on another line, they stay;
+    misses stay misses."""
     from simgpu.timing.store_lines import fills_requested, pending_fills, store_hits_lost
 
     pend = pending_fills(2, True, np.array([100, 101, 900], np.int64))
-    fills_requested(pend, 0, 0, 2, 500)  # SM 0's load of lines 100 and 101: data back at 500
-    fills_requested(pend, 1, 2, 3, 700)  # SM 1's of line 900
+    fills_requested(pend, 0, 0, 2, 500, 7)  # SM 0, warp 7's load of lines 100 and 101: data back at 500
+    fills_requested(pend, 1, 2, 3, 700, 9)  # SM 1, warp 9's of line 900
     off, line, info = _stores([(100, 0b0011, 1, 1), (101, 0b1100, 1, 1)], [(900, 0b1111, 1, 1)],
                               [(100, 0b0001, 1, 0)])
-    assert store_hits_lost(pend, 0, off, line, info, 0, 499.0) == 4  # both lines still on their way
-    assert store_hits_lost(pend, 0, off, line, info, 0, 500.0) == 0  # the data is back
-    assert store_hits_lost(pend, 0, off, line, info, 1, 10.0) == 0  # line 900 is pending on SM 1 only
-    assert store_hits_lost(pend, 1, off, line, info, 1, 10.0) == 4
-    assert store_hits_lost(pend, 0, off, line, info, 2, 10.0) == 0  # a miss loses nothing
-    assert store_hits_lost(pending_fills(2, False, line), 0, off, line, info, 0, 0.0) == 0  # rule off
+    assert store_hits_lost(pend, 0, off, line, info, 0, 499.0, 7) == 4  # both lines still on their way
+    assert store_hits_lost(pend, 0, off, line, info, 0, 500.0, 7) == 0  # the data is back
+    assert store_hits_lost(pend, 0, off, line, info, 1, 10.0, 7) == 0  # line 900 is pending on SM 1 only
+    assert store_hits_lost(pend, 1, off, line, info, 1, 10.0, 9) == 4
+    assert store_hits_lost(pend, 0, off, line, info, 2, 10.0, 7) == 0  # a miss loses nothing
+    assert store_hits_lost(pending_fills(2, False, line), 0, off, line, info, 0, 0.0, 7) == 0  # rule off
+
+
+def test_a_store_into_present_sectors_misses_only_while_another_warps_fill_of_its_line_is_pending():
+    """benchmarks/microbench/l1_pending/sectors.cu (sm_90, 2026-12-06): a warp that stores into
+    sectors 0-1 of a line right behind its own load of sectors 2-3 hits (modes 1 and 3); while
+    another warp's load of sectors 2-3 is on its way the store misses (mode 4 at 100-400 cycles)."""
+    from simgpu.timing.store_lines import fills_requested, pending_fills, store_hits_lost
+
+    pend = pending_fills(1, True, np.array([100], np.int64), np.array([0b1100], np.int64))
+    off, line, info = _stores([(100, 0b0011, 1, 1)], [(100, 0b0100, 1, 1)])
+    fills_requested(pend, 0, 0, 1, 500, 3)  # warp 3 asked for sectors 2-3, back at 500
+    assert store_hits_lost(pend, 0, off, line, info, 0, 100.0, 3) == 0  # its own fill: a hit
+    assert store_hits_lost(pend, 0, off, line, info, 0, 100.0, 4) == 2  # another warp's: both sectors miss
+    assert store_hits_lost(pend, 0, off, line, info, 0, 500.0, 4) == 0  # the fill is back
+    assert store_hits_lost(pend, 0, off, line, info, 1, 100.0, 3) == 1  # into a pending sector: a miss
+
+
+SECTORS_CU = Path(__file__).resolve().parents[2] / "benchmarks" / "microbench" / "l1_pending" / "sectors.cu"
+
+
+@pytest.mark.parametrize("mode, hits", [(0, 8 * 64 * 2), (1, 8 * 64 * 2), (2, 8 * 64 * 2)])
+def test_a_warps_own_fill_of_other_sectors_leaves_its_store_a_hit(mode, hits):
+    """sectors.cu on 8 CTAs: a warp's store into sectors 0-1 right behind its own load of sectors 2-3
+    of the line hits, as with the load in another line or none (sm_90: 16,896 of 16,896 on 132
+    CTAs in all three modes); a line-wide rule made mode 1 miss them all."""
+    kernel = sg.RawModule(code=SECTORS_CU.read_text()).get_function("sectors")
+    a, b = sg.zeros(8 * 64 * 32, np.float32), sg.zeros(8 * 64 * 32, np.float32)
+    r = kernel((8,), (64,), (a, b, np.int32(mode), np.int64(0), np.int32(0), sg.zeros(8 * 64, np.float32)))
+    assert r.metrics[ST_SECTORS] == 8 * 64 * 2 + 8 * 8
+    assert r.metrics[ST_HIT] == hits
 
 
 PENDING_CU = Path(__file__).resolve().parents[2] / "benchmarks" / "microbench" / "l1_pending" / "pending.cu"

@@ -1,5 +1,5 @@
-"""A probe's launches on simgpu beside the H200 (a results folder from run.sh): store sectors and
-their L1 hits, simulated | measured.
+"""A probe's launches on simgpu beside the GPU that ran them (a results folder from run.sh, its chip
+in gpu.txt): store sectors and their L1 hits, simulated | measured.
 
     python compare.py [results/]             pending.cu
     python compare.py results_sectors/       sectors.cu
@@ -36,7 +36,8 @@ def main() -> None:
     folder = Path(sys.argv[1]) if len(sys.argv) > 1 else HERE / "results"
     probe = "sectors" if folder.name.endswith("_sectors") else "pending"
     run = launcher(probe)
-    print(f"{probe}.cu: simgpu | H200")
+    chip = (folder / "gpu.txt").read_text().split("(")[0].strip() if (folder / "gpu.txt").exists() else "GPU"
+    print(f"{probe}.cu: simgpu | {chip}")
     print(f"{'mode':>4s} {'delay':>6s} {'st sectors':>17s} {'st hits':>17s}")
     for d in rows(folder):
         r = run(d["mode"], d["delay"])
