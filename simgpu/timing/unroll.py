@@ -5,7 +5,7 @@ marks what it must not touch again, the remainder loop and every loop a `#pragma
 unrolled, with `.pragma "nounroll"`. ptxas unrolls the unmarked main loop by another 4 when its
 body is small, so the SASS keeps 16 loads of the CUDA loop in flight where the PTX has 4.
 
-Evidence, nvcc 13.0 -arch=sm_90 SASS of every recorded suite (validation/*/results/sass.txt) against
+Evidence, nvcc 13.0 -arch=sm_90 SASS of every recorded suite (validation/*/results/sass.txt.gz) against
 NVRTC's PTX of the same source, the 146 innermost one-block loops with a global load, each PTX loop
 matched to the SASS loops in order:
 - all 51 marked nounroll kept one copy;
