@@ -73,12 +73,14 @@ def spin_hash_multipliers(num_regs: int) -> np.ndarray:
 
 def clock_steps_of(lk: LinkedKernel) -> np.ndarray:
     """timing.isa.clock_steps of the kernel with the default timing config, cached on it: the
-    functional clock is the same whether or not the launch is replayed."""
+    functional clock is the same whether or not the launch is replayed. A kernel that reads no
+    timer cannot see its clock: it gets ones, without building the replay's table."""
     steps = getattr(lk, "_clock_steps", None)
     if steps is None:
-        from simgpu.timing.isa import clock_steps  # the replay's latency table (timing imports exec)
+        from simgpu.timing.isa import clock_steps, timer_reads  # the replay's table (timing imports exec)
 
-        steps = lk._clock_steps = clock_steps(lk)
+        steps = clock_steps(lk) if timer_reads(lk).any() else np.ones(len(lk.instructions), np.int64)
+        lk._clock_steps = steps
     return steps
 
 

@@ -575,7 +575,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         # a store into a line whose load is still on its way counts as a miss (store_lines.store_hits_lost)
         pend_on = bool(stores_on and cfg.store_misses_pending_fill and len(sides[1]))
         miss_lines = sr.miss_line[sr.miss_by_row] if pend_on else np.zeros(0, np.int64)
-        miss_sectors = (sr.miss_info[sr.miss_by_row].astype(np.int64) & 15) if pend_on else np.zeros(0, np.int64)
+        miss_sectors = sr.miss_info[sr.miss_by_row] if pend_on else np.zeros(0, np.int64)  # its low 4 bits
         stores = (stores_on, sr.store_off, sr.store_line, sr.store_info, rings, *run.store_counts,
                   pending_fills(num_sms, pend_on, miss_lines, miss_sectors),
                   store_history(num_sms, cfg.store_two_back_cycles if stores_on else 0))

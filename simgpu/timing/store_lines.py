@@ -135,15 +135,13 @@ def store_leaves(st_off, st_line, st_info, row, g, end, ring):
         r_end[g, r] = end
 
 
-def pending_fills(n_sms: int, on: bool, miss_lines: np.ndarray, miss_sectors: np.ndarray | None = None) -> tuple:
+def pending_fills(n_sms: int, on: bool, miss_lines: np.ndarray, miss_sectors: np.ndarray) -> tuple:
     """The state of the pending-fill rule: on, the global loads' L1-miss lines in the replay's group
     order (absolute line numbers) and the sectors each misses, and per SM a table of lines whose fill
     is on its way (line; per sector when its data is back and the warp that asked for it)."""
     n = n_sms if on else 1
-    lines = np.ascontiguousarray(miss_lines, np.int64)
-    sectors = (np.full(len(lines), 15, np.int64) if miss_sectors is None
-               else np.ascontiguousarray(miss_sectors, np.int64) & 15)
-    return (bool(on), lines, sectors, np.full((n, PENDING), -1, np.int64), np.zeros((n, PENDING, 4), np.int64),
+    return (bool(on), np.ascontiguousarray(miss_lines, np.int64), np.ascontiguousarray(miss_sectors, np.int64) & 15,
+            np.full((n, PENDING), -1, np.int64), np.zeros((n, PENDING, 4), np.int64),
             np.full((n, PENDING, 4), -1, np.int64))
 
 

@@ -156,7 +156,7 @@ def test_pending_fill_takes_back_the_hits_of_stores_that_arrive_before_the_data(
     misses stay misses."""
     from simgpu.timing.store_lines import fills_requested, pending_fills, store_hits_lost
 
-    pend = pending_fills(2, True, np.array([100, 101, 900], np.int64))
+    pend = pending_fills(2, True, np.array([100, 101, 900], np.int64), np.full(3, 0b1111, np.int64))
     fills_requested(pend, 0, 0, 2, 500, 7)  # SM 0, warp 7's load of lines 100 and 101: data back at 500
     fills_requested(pend, 1, 2, 3, 700, 9)  # SM 1, warp 9's of line 900
     off, line, info = _stores([(100, 0b0011, 1, 1), (101, 0b1100, 1, 1)], [(900, 0b1111, 1, 1)],
@@ -166,7 +166,8 @@ def test_pending_fill_takes_back_the_hits_of_stores_that_arrive_before_the_data(
     assert store_hits_lost(pend, 0, off, line, info, 1, 10.0, 7) == 0  # line 900 is pending on SM 1 only
     assert store_hits_lost(pend, 1, off, line, info, 1, 10.0, 9) == 4
     assert store_hits_lost(pend, 0, off, line, info, 2, 10.0, 7) == 0  # a miss loses nothing
-    assert store_hits_lost(pending_fills(2, False, line), 0, off, line, info, 0, 0.0, 7) == 0  # rule off
+    off_pend = pending_fills(2, False, line, np.full(len(line), 0b1111, np.int64))
+    assert store_hits_lost(off_pend, 0, off, line, info, 0, 0.0, 7) == 0  # rule off
 
 
 def test_a_store_into_present_sectors_misses_only_while_another_warps_fill_of_its_line_is_pending():
