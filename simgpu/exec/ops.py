@@ -628,6 +628,14 @@ def _build_selp(ins, link, o: Operands):
 def _build_mov(ins, link, o: Operands):
     t = _type_of(ins.mods, ins, link)
     dst, src = ins.operands[0], ins.operands[1]
+    if isinstance(src, Vec) and isinstance(dst, Vec):  # element by element: a reused vector load's copy
+        pairs = [(o.raw_dst(d), o.raw_src(e)) for d, e in zip(dst.elems, src.elems, strict=True)]
+
+        def f(ctx, ws, m):
+            values = [np.asarray(s(ctx, ws), np.uint64) for _, s in pairs]  # all read before any write
+            for (d, _), v in zip(pairs, values):
+                d(ctx, ws, m, v)
+        return f
     if isinstance(src, Vec):  # pack {a, b} into a wider register
         parts = [o.raw_src(e) for e in src.elems]
         w = type_bits(t) // len(parts)

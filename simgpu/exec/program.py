@@ -19,6 +19,7 @@ from simgpu.exec.contract import find_contractions
 from simgpu.exec.device_malloc import build_free, build_malloc
 from simgpu.exec.memory import CODE_WINDOW, FUNC_PARAM_BASE
 from simgpu.exec.printf import build_assertfail, build_vprintf
+from simgpu.exec.reuse_loads import copy_instruction, find_reused_loads
 from simgpu.exec.values import type_bits
 from simgpu.frontend.cfg import build_cfg
 from simgpu.frontend.ptx.ast import Addr, Function, Imm, Instruction, Module, Reg, Special, Sym, Variable, Vec
@@ -136,6 +137,9 @@ class LinkedKernel:
     # global loads whose cache operator changes what L1 does: pc -> "ld_bypass" | "ld_last_use"
     l1_policy: dict[int, str] = field(default_factory=dict)
     contracted: set[int] = field(default_factory=set)  # add/sub pcs executed as an fma with their mul
+    # loads ptxas does not issue again, executed as register copies (exec/reuse_loads.py): pc -> the
+    # pc of the load whose value they take
+    reused_loads: dict[int, int] = field(default_factory=dict)
     link: object = field(default=None, repr=False)  # the linker: register and symbol lookup (fast/decode.py)
     # the entry's launch bounds and cluster shape (frontend/ptx/ast.py Function), checked at launch
     max_ntid: tuple[int, ...] | None = None
@@ -342,10 +346,15 @@ class _Linker:
         instrs: list[Instruction] = []
         func_of_pc: list[str] = []
         ranges: dict[str, tuple[int, int]] = {}
+        reused_loads: dict[int, int] = {}
         for fn in funcs:
             lo = len(instrs)
             self.entry_pc[fn.name] = lo
-            instrs.extend(fn.body)
+            body = list(fn.body)
+            for i, j in find_reused_loads(fn, _defs_uses).items():  # ptxas reuses an earlier load's register
+                body[i] = copy_instruction(fn.body[i], fn.body[j], _copy_type(fn, fn.body[i]))
+                reused_loads[lo + i] = lo + j
+            instrs.extend(body)
             func_of_pc.extend([fn.name] * len(fn.body))
             ranges[fn.name] = (lo, len(instrs))
         n = len(instrs)
@@ -373,7 +382,7 @@ class _Linker:
             terms: set[int] = set()
             cond: set[int] = set()
             fused = find_contractions(fn, _defs_uses)  # mul + add -> FFMA / DFMA, as ptxas does (exec/contract.py)
-            for i, ins in enumerate(fn.body):
+            for i, ins in enumerate(instrs[lo:hi]):
                 pc = lo + i
                 if ins.guard is not None:
                     guard_reg[pc] = self.reg(ins.guard.name, ins)
@@ -465,8 +474,8 @@ class _Linker:
             global_symbols=dict(self.global_addresses),
             registers_per_thread=estimate_registers(max_live),
             vector_groups=vector_groups, atom_as_red=atom_as_red, aggregated_atomics=aggregated_atomics,
-            l1_policy=l1_policy, contracted=contracted, link=self, max_ntid=self.kernel.max_ntid,
-            reqntid=self.kernel.reqntid,
+            l1_policy=l1_policy, contracted=contracted, reused_loads=reused_loads, link=self,
+            max_ntid=self.kernel.max_ntid, reqntid=self.kernel.reqntid,
             cluster_dims=self.kernel.cluster_dims, explicit_cluster=self.kernel.explicit_cluster,
             uses_malloc=uses_malloc, recursive=bool(self.recursive),
         )
@@ -790,6 +799,13 @@ def _defs_uses(ins: Instruction) -> tuple[list[str], list[str]]:
         uses.append(ins.guard.name)
         uses.extend(defs)
     return defs, uses
+
+
+def _copy_type(fn: Function, load: Instruction) -> str:
+    """The declared type of a load's (first) destination register: the width its copy moves."""
+    d = load.operands[0]
+    name = (d.elems[0] if isinstance(d, Vec) else d).name
+    return fn.registers[name]
 
 
 def _symbols(op):
