@@ -1351,7 +1351,7 @@ def _build_getctarank(ins, link, o: Operands):
 
 
 # --------------------------------------------------------------------------- the table
-_NOOPS = {"membar", "fence", "nanosleep", "prefetch", "prefetchu", "pmevent", "griddepcontrol",
+_NOOPS = {"nop", "membar", "fence", "nanosleep", "prefetch", "prefetchu", "pmevent", "griddepcontrol",
           "setmaxnreg", "discard", "applypriority", "createpolicy"}
 
 BUILDERS: dict[str, Callable] = {}

@@ -19,7 +19,7 @@ from simgpu.exec.contract import find_contractions
 from simgpu.exec.device_malloc import build_free, build_malloc
 from simgpu.exec.memory import CODE_WINDOW, FUNC_PARAM_BASE
 from simgpu.exec.printf import build_assertfail, build_vprintf
-from simgpu.exec.reuse_loads import copy_instruction, find_reused_loads
+from simgpu.exec.ptxas_memory import MemoryRewrite, rewrite_memory_ops
 from simgpu.exec.values import type_bits
 from simgpu.frontend.cfg import build_cfg
 from simgpu.frontend.ptx.ast import Addr, Function, Imm, Instruction, Module, Reg, Special, Sym, Variable, Vec
@@ -137,9 +137,11 @@ class LinkedKernel:
     # global loads whose cache operator changes what L1 does: pc -> "ld_bypass" | "ld_last_use"
     l1_policy: dict[int, str] = field(default_factory=dict)
     contracted: set[int] = field(default_factory=set)  # add/sub pcs executed as an fma with their mul
-    # loads ptxas does not issue again, executed as register copies (exec/reuse_loads.py): pc -> the
-    # pc of the load whose value they take
+    # loads ptxas does not issue, executed as register copies (exec/ptxas_memory.py): pc -> the pc of
+    # the load or store whose value they take (a hoisted load's: in its loop's preheader); stores it
+    # drops, executed as nop
     reused_loads: dict[int, int] = field(default_factory=dict)
+    dropped_stores: set[int] = field(default_factory=set)
     link: object = field(default=None, repr=False)  # the linker: register and symbol lookup (fast/decode.py)
     # the entry's launch bounds and cluster shape (frontend/ptx/ast.py Function), checked at launch
     max_ntid: tuple[int, ...] | None = None
@@ -285,6 +287,14 @@ class _Linker:
 
     def link(self) -> LinkedKernel:
         funcs = self.reachable_functions()
+        # ptxas's view of the loads and stores (exec/ptxas_memory.py): hoisted loads add registers
+        # and instructions, so every later step reads the rewritten functions
+        rewrites: dict[str, MemoryRewrite] = {}
+        for k, fn in enumerate(funcs):
+            rewrites[fn.name] = rewrite_memory_ops(fn, _defs_uses)
+            funcs[k] = rewrites[fn.name].function
+            if fn is self.kernel:
+                self.kernel = funcs[k]
         # shared memory: module-scope first, then function bodies; extern (dynamic) after static
         offset = 0
         externs = []
@@ -347,14 +357,14 @@ class _Linker:
         func_of_pc: list[str] = []
         ranges: dict[str, tuple[int, int]] = {}
         reused_loads: dict[int, int] = {}
+        dropped_stores: set[int] = set()
         for fn in funcs:
             lo = len(instrs)
             self.entry_pc[fn.name] = lo
-            body = list(fn.body)
-            for i, j in find_reused_loads(fn, _defs_uses).items():  # ptxas reuses an earlier load's register
-                body[i] = copy_instruction(fn.body[i], fn.body[j], _copy_type(fn, fn.body[i]))
-                reused_loads[lo + i] = lo + j
-            instrs.extend(body)
+            rw = rewrites[fn.name]
+            reused_loads.update({lo + i: lo + j for i, j in rw.reused.items()})
+            dropped_stores.update(lo + i for i in rw.dropped)
+            instrs.extend(rw.body)
             func_of_pc.extend([fn.name] * len(fn.body))
             ranges[fn.name] = (lo, len(instrs))
         n = len(instrs)
@@ -474,7 +484,8 @@ class _Linker:
             global_symbols=dict(self.global_addresses),
             registers_per_thread=estimate_registers(max_live),
             vector_groups=vector_groups, atom_as_red=atom_as_red, aggregated_atomics=aggregated_atomics,
-            l1_policy=l1_policy, contracted=contracted, reused_loads=reused_loads, link=self,
+            l1_policy=l1_policy, contracted=contracted, reused_loads=reused_loads,
+            dropped_stores=dropped_stores, link=self,
             max_ntid=self.kernel.max_ntid, reqntid=self.kernel.reqntid,
             cluster_dims=self.kernel.cluster_dims, explicit_cluster=self.kernel.explicit_cluster,
             uses_malloc=uses_malloc, recursive=bool(self.recursive),
@@ -799,13 +810,6 @@ def _defs_uses(ins: Instruction) -> tuple[list[str], list[str]]:
         uses.append(ins.guard.name)
         uses.extend(defs)
     return defs, uses
-
-
-def _copy_type(fn: Function, load: Instruction) -> str:
-    """The declared type of a load's (first) destination register: the width its copy moves."""
-    d = load.operands[0]
-    name = (d.elems[0] if isinstance(d, Vec) else d).name
-    return fn.registers[name]
 
 
 def _symbols(op):

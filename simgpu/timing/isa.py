@@ -183,7 +183,7 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
         return K_SHFL, P_LSU, cfg.lat_shfl, 1, SB_SHORT
     if op in ("redux",):
         return K_SHFL, P_LSU, cfg.lat_shfl, 1, SB_SHORT
-    if op == "cvta" and "to" in mods:
+    if op == "cvta" and "to" in mods or op == "nop":  # nop: a store ptxas drops (exec/dead_stores.py)
         return K_FREE, P_NONE, 0, 0, SB_WAIT
     if op == "mov" and len(ins.operands) == 2 and ins.guard is None and (
             isinstance(ins.operands[1], Sym)

@@ -1,18 +1,14 @@
 """ptxas's redundant-load elimination (exec/reuse_loads.py): a second plain load of the same address
 operand with nothing between that may write or order memory is a register copy, and makes no request."""
 
-import re
-
 import numpy as np
 import pytest
+from ptxprobes import HEADER, against_sass, asm_kernels
 
 import simgpu as sg
 from simgpu.exec.program import _defs_uses
 from simgpu.exec.reuse_loads import find_reused_loads
-from simgpu.frontend import nvrtc, sass
 from simgpu.frontend.ptx.parser import parse_ptx
-
-HEADER = ".version 8.0\n.target sm_90\n.address_size 64\n"
 
 
 def _kernel(body: str) -> str:
@@ -160,7 +156,7 @@ def test_a_reused_vector_load_copies_every_element():
 
 
 # ---- against ptxas itself: NVRTC's cubin of each probe, its load instructions in nvdisasm's listing
-_PROBES = {
+_BETWEEN = {
     "plain": "add.u32 %2, %2, 1;", "shfl": "shfl.sync.bfly.b32 %2, %0, 1, 31, -1;",
     "st_shared": "st.shared.u32 [%5], %0;", "st_global": "st.global.u32 [%4], %0;",
     "warpsync": "bar.warp.sync -1;", "bar_sync": "bar.sync 0;", "membar": "membar.cta;",
@@ -170,58 +166,37 @@ _PROBES = {
 }
 _LOADS = {"global": "ld.global.u32", "generic": "ld.u32", "nc": "ld.global.nc.u32", "cs": "ld.global.cs.u32",
           "shared": "ld.shared.u32"}
-# a store to the loads' own address is forwarded to the second load by ptxas (not modelled)
-_FORWARDED = {("shared", "st_shared")}
+_OTHERS = {  # a vector pair; a pair in two blocks, with and without a store on one path between
+    "v4": "ld.global.v4.u32 {%0, %1, %2, %%v0}, [%3]; ld.global.v4.u32 {%%v1, %%v2, %%v3, %2}, [%3];",
+    "blocks_clean": "ld.global.u32 %0, [%3]; setp.gt.u32 p, %0, 5; @p bra L1; add.u32 %1, %0, 3; "
+                    "L1: ld.global.u32 %1, [%3];",
+    "blocks_store": "ld.global.u32 %0, [%3]; setp.gt.u32 p, %0, 5; @p bra L1; st.global.u32 [%4], %0; "
+                    "L1: ld.global.u32 %1, [%3];",
+}
 
 
-def _probe_source() -> str:
-    out = []
+def _probes() -> dict[str, str]:
+    out = {}
     for kn, ld in _LOADS.items():
         addr = "%5" if kn == "shared" else "%3"
-        for bn, between in _PROBES.items():
-            if (kn, bn) in _FORWARDED:
-                continue
-            out.append(f"""extern "C" __global__ void k_{kn}_{bn}(unsigned* a, unsigned* b, unsigned* out) {{
-  unsigned x = threadIdx.x, y, w = 0;
-  __shared__ unsigned sh[64];
-  unsigned sa = (unsigned)__cvta_generic_to_shared(sh + (threadIdx.x & 31));
-  sh[threadIdx.x & 63] = threadIdx.x; __syncthreads();
-  asm volatile("{ld} %0, [{addr}];\\n\\t{between}\\n\\t{ld} %1, [{addr}];"
-      : "+r"(x), "=r"(y), "+r"(w) : "l"(a + threadIdx.x), "l"(b + threadIdx.x), "r"(sa) : "memory");
-  out[threadIdx.x] = x + y + w;
-}}""")
-    out.append(r"""extern "C" __global__ void k_v4(float4* a, float4* out) {
-  float4 x, y;
-  asm volatile("ld.global.v4.f32 {%0,%1,%2,%3}, [%8];\n\t ld.global.v4.f32 {%4,%5,%6,%7}, [%8];"
-      : "=f"(x.x), "=f"(x.y), "=f"(x.z), "=f"(x.w), "=f"(y.x), "=f"(y.y), "=f"(y.z), "=f"(y.w) : "l"(a + threadIdx.x));
-  out[threadIdx.x] = make_float4(x.x + y.x, x.y + y.y, x.z + y.z, x.w + y.w);
-}""")
-    for name, side in (("k_blocks_clean", "add.s32 %1, %0, 3;"), ("k_blocks_store", "st.global.u32 [%4], %0;")):
-        out.append(f"""extern "C" __global__ void {name}(unsigned* a, unsigned* b, unsigned* out, int n) {{
-  unsigned x, y = 0;
-  asm volatile("{{ .reg .pred p; ld.global.u32 %0, [%2];\\n\\t setp.gt.s32 p, %3, 5;\\n\\t @p bra L1;\\n\\t"
-      " {side}\\n\\t L1:\\n\\t ld.global.u32 %1, [%2]; }}" : "=r"(x), "+r"(y) : "l"(a + threadIdx.x), "r"(n),
-      "l"(b + threadIdx.x) : "memory");
-  out[threadIdx.x] = x + y;
-}}""")
-    return "\n".join(out)
+        for bn, between in _BETWEEN.items():
+            if (kn, bn) != ("shared", "st_shared"):  # a store to the loads' own address: forwarded
+                out[f"k_{kn}_{bn}"] = f"{ld} %0, [{addr}]; {between} {ld} %1, [{addr}];"
+    for name, asm in _OTHERS.items():
+        regs = ".reg .pred p; .reg .b32 %%v<4>;" if name == "v4" else ".reg .pred p;"
+        out[f"k_{name}"] = regs + " " + asm
+    return out
 
 
 def test_the_same_loads_as_ptxas_merges():
     """For each probe (two identical loads with one instruction between, in each state space; a
-    vector pair; a pair in two blocks, with and without a store on the path between), the PTX's
-    loads minus those simgpu reuses = the load instructions of ptxas's SASS."""
-    src = _probe_source()
-    listing = sass.disassemble(nvrtc.compile_to_cubin(src, ()))
-    if listing is None:
+    vector pair; a pair in two blocks, with and without a store on the path between), the loads
+    simgpu issues = the load instructions of ptxas's SASS (and the stores too)."""
+    probes = _probes()
+    counts = against_sass(asm_kernels(probes))
+    if counts is None:
         pytest.skip("nvdisasm is not available")
-    module = parse_ptx(nvrtc.compile_to_ptx(src))
-    wrong = []
-    for name, fn in module.functions.items():
-        ptx_loads = sum(ins.opcode == "ld" and "param" not in ins.mods for ins in fn.body)
-        issued = ptx_loads - len(find_reused_loads(fn, _defs_uses))
-        in_sass = len(re.findall(r"\b(?:LDG|LDS|LD)(?:\.[A-Z0-9_]+)* ", listing[name]))
-        if issued != in_sass:
-            wrong.append((name, issued, in_sass))
-    assert len(module.functions) == len(_LOADS) * len(_PROBES) - len(_FORWARDED) + 3
+    assert set(counts) == set(probes)
+    wrong = {name: c for name, c in counts.items() if c[0] != c[1]}
     assert not wrong, wrong
+    assert counts["k_global_shfl"][0] == (2, 1) and counts["k_global_st_global"][0] == (3, 2)

@@ -13,6 +13,8 @@ extern "C" __global__ void rows(const float* buf, float* out, int pitch, int ite
 {   // 8 loads a trip, each a word further along every lane's own row (as many lines as the first)
     const float* p = buf + (threadIdx.x / 32) * 1280 + (threadIdx.x % 32) * pitch;
     float s = 0.f, v;
+    // not unrolled: two trips would repeat one address register eight times, and ptxas loads each once
+#pragma unroll 1
     for (int i = 0; i < iters; ++i) { LD(0) LD(1) LD(2) LD(3) LD(4) LD(5) LD(6) LD(7) }
     out[threadIdx.x] = s;
 }
