@@ -197,10 +197,12 @@ def _align(x: int, a: int) -> int:
 
 
 class _Linker:
-    def __init__(self, module: Module, kernel: str, global_addresses: dict[str, int], const_offsets: dict[str, int]):
+    def __init__(self, module: Module, kernel: str, global_addresses: dict[str, int], const_offsets: dict[str, int],
+                 ptxas_memory: bool = True):
         if kernel not in module.functions or not module.functions[kernel].is_entry:
             raise KeyError(kernel)
         self.module = module
+        self.ptxas_memory = ptxas_memory
         self.kernel = module.functions[kernel]
         self.global_addresses = global_addresses
         self.const_offsets = const_offsets
@@ -291,7 +293,8 @@ class _Linker:
         # and instructions, so every later step reads the rewritten functions
         rewrites: dict[str, MemoryRewrite] = {}
         for k, fn in enumerate(funcs):
-            rewrites[fn.name] = rewrite_memory_ops(fn, _defs_uses)
+            rewrites[fn.name] = (rewrite_memory_ops(fn, _defs_uses) if self.ptxas_memory
+                                 else MemoryRewrite(fn, list(fn.body), {}, set()))
             funcs[k] = rewrites[fn.name].function
             if fn is self.kernel:
                 self.kernel = funcs[k]
@@ -971,9 +974,10 @@ def estimate_registers(max_live: int) -> int:
 
 
 def link_kernel(module: Module, kernel: str, global_addresses: dict[str, int] | None = None,
-                const_offsets: dict[str, int] | None = None) -> LinkedKernel:
-    """Link `kernel` of `module` for execution."""
-    return _Linker(module, kernel, global_addresses or {}, const_offsets or {}).link()
+                const_offsets: dict[str, int] | None = None, ptxas_memory: bool = True) -> LinkedKernel:
+    """Link `kernel` of `module` for execution; `ptxas_memory`: without the loads and stores ptxas
+    does not issue (exec/ptxas_memory.py), else every one of the PTX's."""
+    return _Linker(module, kernel, global_addresses or {}, const_offsets or {}, ptxas_memory).link()
 
 
 __all__ = ["LinkedKernel", "link_kernel", "ALU", "BRA", "CALL", "RET", "EXIT", "BAR", "TRAP"]

@@ -262,11 +262,11 @@ def prepare_launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str |
                    memory_counters: bool = True, trace: bool = False,
                    fuse_shared_loads: bool = True, timing: bool = True, scheduler: str = "gto",
                    engine: str | None = None, cooperative: bool | None = None,
-                   shared_cas_loops: bool = True) -> PreparedLaunch:
+                   shared_cas_loops: bool = True, ptxas_memory: bool = True) -> PreparedLaunch:
     """Check a launch as CUDA would and build its engine; see `launch` for the arguments."""
     cfg = get_preset(gpu) if gpu is not None else current_gpu()
     lim = cfg.limits
-    lk = kernel.module.linked(kernel.name, cas_loops=shared_cas_loops)
+    lk = kernel.module.linked(kernel.name, cas_loops=shared_cas_loops, ptxas_memory=ptxas_memory)
     _warn_unsimulated(lk)
     g = _dim3(grid, "grid")
     b = _dim3(block, "block")
@@ -377,7 +377,8 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
            warm_caches: bool = False, registers: int | None = None, progress: bool | None = None,
            memory_counters: bool = True, trace: bool = False, fuse_shared_loads: bool = True,
            timing: bool = True, scheduler: str = "gto", engine: str | None = None,
-           cooperative: bool | None = None, shared_cas_loops: bool = True) -> LaunchReport:
+           cooperative: bool | None = None, shared_cas_loops: bool = True,
+           ptxas_memory: bool = True) -> LaunchReport:
     """Run `kernel` on the simulated GPU and return its LaunchReport.
 
     Beyond CuPy's arguments: `gpu` picks a preset for this launch; `warm_caches` keeps the L2's contents
@@ -388,6 +389,9 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
     counts adjacent aligned scalar shared loads as one LDS.64/LDS.128, as ptxas emits them;
     `shared_cas_loops` runs a shared-memory f32/f64/64-bit integer atomicAdd as the CAS loop ptxas
     makes of it (load, add, compare-and-swap, again for the lanes that lost), False as one atomic;
+    `ptxas_memory` leaves out the loads and stores ptxas does not issue (a load that repeats one or
+    reads what the thread stored, a store a later one overwrites, a loop-invariant load out of its
+    loop: exec/ptxas_memory.py), False executes every load and store of the PTX;
     `timing` replays the launch through the timing model (kernel time, cycles, stall reasons) with the
     warp `scheduler` "gto" (greedy-then-oldest) or "lrr" (loose round-robin); `engine` is "fast" (numba)
     or "reference" (NumPy), default `simgpu.get_engine()`: both give bit-identical results;
@@ -398,7 +402,7 @@ def launch(kernel, grid, block, args, *, shared_mem: int = 0, gpu: str | GPUConf
                               registers=registers, progress=progress, memory_counters=memory_counters,
                               trace=trace, fuse_shared_loads=fuse_shared_loads, timing=timing,
                               scheduler=scheduler, engine=engine, cooperative=cooperative,
-                              shared_cas_loops=shared_cas_loops)
+                              shared_cas_loops=shared_cas_loops, ptxas_memory=ptxas_memory)
     t0 = time.perf_counter()
     compiling: list[float] = []
     try:

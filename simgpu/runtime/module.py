@@ -62,7 +62,7 @@ class RawModule:
                                                       name=self.source_name, name_expressions=self.name_expressions)
         self.ptx: str = ptx
         self.module: Module = parse_ptx(ptx)
-        self._linked: dict[tuple[str, bool], LinkedKernel] = {}
+        self._linked: dict[tuple[str, bool, bool], LinkedKernel] = {}
         self._cas_module: Module | None = None  # self.module with shared atomic adds as CAS loops
         self._globals: dict[str, DeviceArray] = {}
         self._const_offsets: dict[str, int] = {}
@@ -139,10 +139,11 @@ class RawModule:
             hint = " (C++ names are mangled: declare the kernel extern \"C\")"
         raise LaunchError(f"no kernel named {name!r} in the module; it has: {', '.join(names) or 'no kernels'}{hint}")
 
-    def linked(self, name: str, cas_loops: bool = True) -> LinkedKernel:
+    def linked(self, name: str, cas_loops: bool = True, ptxas_memory: bool = True) -> LinkedKernel:
         """Kernel `name` linked for execution; `cas_loops`: with its shared-memory f32/f64/u64 atomic
-        adds as the CAS loops ptxas makes of them (frontend/ptx/cas_loops.py), else as single atomics."""
-        key = (name, bool(cas_loops))
+        adds as the CAS loops ptxas makes of them (frontend/ptx/cas_loops.py), else as single atomics;
+        `ptxas_memory`: without the loads and stores ptxas does not issue (exec/ptxas_memory.py)."""
+        key = (name, bool(cas_loops), bool(ptxas_memory))
         if key not in self._linked:
             module = self.module
             if cas_loops:
@@ -150,7 +151,8 @@ class RawModule:
                     self._cas_module = lower_shared_cas_loops(self.module)
                 module = self._cas_module
             globals_addr = {n: a.ptr for n, a in self._globals.items() if n not in self._const_offsets}
-            self._linked[key] = link_kernel(module, name, globals_addr, self._const_offsets)
+            self._linked[key] = link_kernel(module, name, globals_addr, self._const_offsets,
+                                            ptxas_memory=ptxas_memory)
         return self._linked[key]
 
     def machine_code(self, name: str) -> MachineCode | None:

@@ -115,6 +115,9 @@ def test_accumulation_counts_and_values():
     metrics = report.metrics
     assert metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] == 2 * 8  # a and c, a warp
     assert metrics["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] == 8      # one store a warp
+    literal = m.get_function("acc_shfl")((2,), (128,), (sg.asarray(c0), sg.asarray(a)), ptxas_memory=False).metrics
+    assert literal["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"] == 6 * 8  # every PTX load and store
+    assert literal["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"] == 5 * 8
     s = sg.zeros(256, dtype=np.float32)
     report = m.get_function("smem_acc")((1,), (256,), (s, sg.asarray(a)))
     sums = a.reshape(8, 32).sum(axis=1).repeat(32)
