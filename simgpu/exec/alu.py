@@ -255,10 +255,15 @@ def _float_fma(a, b, c, dtype: np.dtype, mode: str) -> np.ndarray:
         doubtful = tiny_product | ~np.isfinite(p) | _doubtful_f64(r, a64, b64, c64)
         out = exact.recompute("fma", mode, out, doubtful & finite, a64, b64, c64)
         # an exact zero keeps IEEE 754's sign, (-0) + (-0) = -0 (the error terms above are +0);
-        # a NaN is the operand's NaN as NumPy propagates it
-        exact_zero = (out == 0) & (pe == 0) & (p + c64 == 0)
+        # a NaN is the operand's NaN as NumPy propagates it. A nonzero product below every
+        # subnormal rounds to 0 in p and pe: its sum with c = +-0 is no exact zero, and the exact
+        # fractions' result above stands (fma.rm.f64 of 1.35e-69, 2.2e-313 and -0 is +0, not -0)
+        underflowed = (a64 != 0) & (b64 != 0) & (p == 0)
+        exact_zero = (out == 0) & (pe == 0) & (p + c64 == 0) & ~underflowed
         out = np.where(exact_zero | np.isnan(out), a64 * b64 + c64, out)
-        s = r
+        if mode == "rm":
+            return np.where(underflowed, out, _exact_zero_rm(np.asarray(out), np.asarray(a64 * b64), c64, r))
+        return out
     else:
         p = a64 * b64
         if mode == "rn" and np.dtype(dtype) == np.float32:

@@ -108,6 +108,8 @@ def test_f32_fma_single_rounding(mode, a, b, c):
 @example("rz", -746.0, 1.7976931348623157e308, -1e-45)  # H200: -DBL_MAX
 @example("rn", -0.0, 3.0, -0.0)  # (-0) + (-0) = -0: sin(-0) is -0 on the H200
 @example("rn", 1.0 + 2.0**-52, 1.0 - 2.0**-53, -(2.0**-105))  # a near-tie of the two error terms
+@example("rm", 1.3527614438552447e-69, 2.2250738585e-313, -0.0)  # a positive product below every subnormal: +0
+@example("rm", -1.3527614438552447e-69, 2.2250738585e-313, 0.0)  # a negative one: -(smallest subnormal)
 def test_f64_fma_single_rounding(mode, a, b, c):
     got = alu.float_fma(np.array([a]), np.array([b]), np.array([c]), np.float64, mode)[0]
     exact = Fraction(a) * Fraction(b) + Fraction(c)
