@@ -20,7 +20,8 @@ READ = "lts__t_sectors_srcunit_tex_op_read.sum"
 SUITES = {name: (HERE / name / "specs.py", HERE / name / "results" / "typical.json")
           for name in ("typical", "typical2", "typical3", "typical4", "typical5", "typical6",
                        "typical7", "typical8", "typical9", "typical10", "typical12", "typical13", "typical14",
-                       "typical15", "typical16", "typical17", "typical18", "typical19", "typical20", "clusters")}
+                       "typical15", "typical16", "typical17", "typical18", "typical19", "typical20", "typical21",
+                       "typical22", "clusters")}
 # the calibration suite beside the checkout, or where SIMGPU_CALIBRATION points
 SUITES["cal"] = (Path(os.environ.get("SIMGPU_CALIBRATION", HERE.parent.parent / "shared" / "calibration"))
                  / "specs.py", HERE / "h200_2026-11-29.json")
