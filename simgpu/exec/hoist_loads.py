@@ -50,10 +50,9 @@ def _dominators(blocks, members: list[int], head: int) -> dict[int, set[int]]:
     return dom
 
 
-def _loops(fn: Function) -> list[tuple[int, int]]:
-    """(header block, latch block) of each contiguous loop with a fall-through preheader, innermost
-    (shortest) first."""
-    blocks = basic_blocks(fn.body, fn.labels)
+def _loops(fn: Function, blocks) -> list[tuple[int, int]]:
+    """(header block, latch block) of each contiguous loop of fn (its basic blocks `blocks`) with a
+    fall-through preheader, innermost (shortest) first."""
     out = []
     for latch, blk in enumerate(blocks):
         for head in blk.succs:
@@ -107,7 +106,7 @@ def hoist_invariant_loads(fn: Function, defs_uses: Callable) -> tuple[Function, 
     for _ in range(_MAX_ROUNDS):
         moved = False
         blocks = basic_blocks(fn.body, fn.labels)
-        loops = _loops(fn)
+        loops = _loops(fn, blocks)
         for head, latch in loops:
             inner = [(h, lt) for h, lt in loops if head <= h and lt <= latch and (h, lt) != (head, latch)]
             i = _hoistable(fn, blocks, head, latch, inner, done, defs_uses)

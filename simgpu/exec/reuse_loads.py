@@ -151,33 +151,39 @@ def _plain_access(mods: tuple[str, ...]) -> bool:
     return all(m in _PLAIN_MODS or m in TYPE_BITS for m in mods)
 
 
-def _store_elements(ins: Instruction) -> list[tuple[tuple, object]] | None:
-    """(key, source operand) of each element a plain store writes, key = ("S", space, base,
-    byte offset, bits); None if it is not a plain store to `[register + offset]`."""
-    if ins.opcode != "st" or ins.guard is not None or len(ins.operands) != 2 or not _plain_access(ins.mods):
+def _plain_slots(ins: Instruction, opcode: str) -> tuple[str, str, int, int, object] | None:
+    """(space, base register, offset, element bits, value operand) of a plain `opcode` (ld or st) to
+    `[register + offset]`, or None: the accesses forwarding pairs up, element by element."""
+    if ins.opcode != opcode or ins.guard is not None or len(ins.operands) != 2 or not _plain_access(ins.mods):
         return None
-    addr, src = ins.operands
+    value, addr = ins.operands if opcode == "ld" else ins.operands[::-1]
     bits = next((TYPE_BITS[m] for m in ins.mods if m in TYPE_BITS), 0)
     if not isinstance(addr, Addr) or not isinstance(addr.base, Reg) or not bits:
         return None
+    return space_of(ins.mods), addr.base.name, addr.offset, bits, value
+
+
+def _store_elements(ins: Instruction) -> list[tuple[tuple, object]] | None:
+    """(key, source operand) of each element a plain store writes, key = ("S", space, base,
+    byte offset, bits); None if it is not a plain store to `[register + offset]`."""
+    slots = _plain_slots(ins, "st")
+    if slots is None:
+        return None
+    space, base, offset, bits, src = slots
     elems = src.elems if isinstance(src, Vec) else (src,)
     if not all(isinstance(e, (Reg, Imm)) for e in elems):
         return None
-    space = space_of(ins.mods)
-    return [(("S", space, addr.base.name, addr.offset + k * bits // 8, bits), e) for k, e in enumerate(elems)]
+    return [(("S", space, base, offset + k * bits // 8, bits), e) for k, e in enumerate(elems)]
 
 
 def _load_elements(ins: Instruction) -> list[tuple] | None:
     """The store-element keys a plain load reads, in order, or None."""
-    if ins.opcode != "ld" or ins.guard is not None or len(ins.operands) != 2 or not _plain_access(ins.mods):
+    slots = _plain_slots(ins, "ld")
+    if slots is None:
         return None
-    dst, addr = ins.operands
-    bits = next((TYPE_BITS[m] for m in ins.mods if m in TYPE_BITS), 0)
-    if not isinstance(addr, Addr) or not isinstance(addr.base, Reg) or not bits:
-        return None
+    space, base, offset, bits, dst = slots
     n = len(dst.elems) if isinstance(dst, Vec) else 1
-    space = space_of(ins.mods)
-    return [("S", space, addr.base.name, addr.offset + k * bits // 8, bits) for k in range(n)]
+    return [("S", space, base, offset + k * bits // 8, bits) for k in range(n)]
 
 
 def _step(fn: Function, i: int, avail: dict, defs_uses: Callable) -> None:
