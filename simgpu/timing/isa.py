@@ -19,6 +19,7 @@ from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel, _
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 from simgpu.frontend.ptx.cas_loops import spinning_cas
 from simgpu.timing.config import TimingConfig
+from simgpu.timing.convergence import guarded_shuffles
 from simgpu.timing.reg_pressure import PressureTracker, row_registers
 
 # pipes (per sub-partition issue resources)
@@ -468,30 +469,14 @@ def if_convertible_branches(lk: LinkedKernel, max_shadow: int) -> set[int]:
     return out
 
 
-def divergence_checked_shuffles(lk: LinkedKernel) -> set[int]:
-    """pcs of the shfl.sync instructions inside a loop (between a backward branch's target and the
-    branch). ptxas cannot prove the warp converged there and guards each such SHFL with a
-    `BRA.DIV` check whose fallback path re-enters right before and after it, so it is a scheduling
-    boundary: nothing is moved across it (nvcc 13.0 -arch=sm_90 SASS: paged_decode_attention's
-    V loads stay below the butterfly in the token loop; reduce's unrolled top-level shuffles get no
-    BRA.DIV)."""
-    loops = _backward_loops(lk)
-    out = set()
-    for pc, ins in enumerate(lk.instructions):
-        if ins.opcode == "shfl" and "sync" in ins.mods and any(a <= pc <= b for a, b in loops):
-            out.add(pc)
-    return out
-
-
 def basic_blocks(lk: LinkedKernel, converted: set[int] = frozenset(),
-                 fences: set[int] = frozenset(), ends: set[int] = frozenset()) -> list[tuple[int, int]]:
+                 starts: set[int] = frozenset(), ends: set[int] = frozenset()) -> list[tuple[int, int]]:
     """[start, end) pc ranges of straight-line code (branches, barriers, calls and exits end a
-    block; if-converted branches do not; each pc of `fences` is a block of its own; each pc of
-    `ends` ends one: slow_path_calls)."""
+    block; if-converted branches do not; each pc of `starts` begins one, each pc of `ends` ends
+    one: guarded_shuffle_regions, slow_path_calls)."""
     n = len(lk.instructions)
     leaders = {0}
-    for pc in fences:
-        leaders.update((pc, pc + 1))
+    leaders.update(starts)
     leaders.update(pc + 1 for pc in ends)
     for pc in range(n):
         k = int(lk.kinds[pc])
@@ -507,14 +492,31 @@ def basic_blocks(lk: LinkedKernel, converted: set[int] = frozenset(),
 
 def scheduled_blocks(lk: LinkedKernel, st: StaticTable, cfg: TimingConfig) -> tuple[set[int], list[tuple[int, int]]]:
     """The branches the timing model if-converts (in `st`, in place, made one-cycle predicate ops)
-    and the basic blocks it schedules around them: those branches inside blocks, divergence-checked
-    shuffles blocks of their own, slow-path calls (config schedule_slow_paths_end_blocks) ending
-    one. Shared by model.simulate_timing and sass_counts.py, so both see the same loops."""
+    and the basic blocks it schedules around them: those branches inside blocks, the guarded
+    shuffles' regions blocks of their own, slow-path calls (config schedule_slow_paths_end_blocks)
+    ending one. Shared by model.simulate_timing and sass_counts.py, so both see the same loops."""
     conv = if_convertible_branches(lk, cfg.if_convert_max_instructions)
     for pc in conv:  # a predicate, not a branch
         st.kind[pc], st.pipe[pc], st.lat[pc], st.ii[pc] = K_ALU, P_INT, 1, cfg.ii_int
     ends = slow_path_calls(lk) if cfg.schedule_slow_paths_end_blocks else set()
-    return conv, basic_blocks(lk, conv, divergence_checked_shuffles(lk), ends)
+    blocks = basic_blocks(lk, conv, set(), ends)
+    return conv, basic_blocks(lk, conv, guarded_shuffle_regions(lk, blocks), ends)
+
+
+def guarded_shuffle_regions(lk: LinkedKernel, blocks: list[tuple[int, int]]) -> set[int]:
+    """Where the regions of the shuffles ptxas guards begin and end (convergence.guarded_shuffles):
+    in each block, from its first guarded shfl to one past its last. The `BRA.DIV` before the first
+    jumps to a slow path that re-enters after the last, so nothing moves into or out of the region
+    (nvcc 13.0 sm_90 SASS: paged_decode_attention's V loads stay below its butterfly) while loads
+    of the region move up inside it (tests/timing/test_convergence.py's tload_loop: three of the
+    four unrolled LDGs right behind the BRA.DIV)."""
+    guarded = sorted(guarded_shuffles(lk))
+    out: set[int] = set()
+    for a, b in blocks:
+        inside = [pc for pc in guarded if a <= pc < b]
+        if inside:
+            out.update((inside[0], inside[-1] + 1))
+    return out
 
 
 _SHARED_KINDS = {K_SLD, K_SST, K_SATOM}

@@ -1,0 +1,167 @@
+"""Which shfl.sync ptxas can prove the warp reaches converged, and which it guards.
+
+A shfl.sync needs every lane of its member mask there. Where ptxas cannot prove the warp is
+converged it guards the SHFL: a `WARPSYNC.ALL` before it, or a `BRA.DIV` to a slow path that
+executes the block's shuffles one `WARPSYNC.COLLECTIVE` at a time and re-enters after the last one.
+Either is a point nothing is scheduled across, which is what the timing model needs
+(isa.scheduled_blocks). Proven-converged shuffles get neither and loads move up across them
+freely (typical22 shfl_gain_filter: 16 LDGs ahead of its SHFLs).
+
+The proof is a divergence analysis over the kernel's PTX, its rules read off NVRTC + nvdisasm
+SASS of 22 probes (tests/timing/test_convergence.py) and of the recorded suites' kernels:
+
+* varying values come from %tid, %laneid and the lane masks, atomics, loads from a varying
+  address, shuffles other than an idx shuffle of a uniform lane, and registers written under a
+  varying guard or inside a divergent region; kernel parameters, %ctaid / %ntid / %nctaid,
+  immediates, loads from a uniform address (global, shared or constant), ballots, votes and
+  reductions over the warp are uniform;
+* a conditional branch on a varying predicate makes the blocks it reaches before its immediate
+  post-dominator divergent; a side that only leads to an exit does not count (after
+  `if (i >= n) return;` the SHFL is not guarded: lanes that left cannot take part);
+* a loop is divergent when its exit branch is: its whole body is the branch's region.
+"""
+
+from __future__ import annotations
+
+from simgpu.exec.program import BRA, CALL, EXIT, RET, TRAP, LinkedKernel, _defs_uses
+from simgpu.frontend.cfg import _immediate_post_dominators
+from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
+
+# special registers with one value across a warp (ptxas folds most into constant-bank operands)
+UNIFORM_SPECIALS = ("%ctaid", "%nctaid", "%ntid", "%nsmid", "%nwarpid", "%gridid", "%clusterid",
+                    "%nclusterid", "%cluster_ctaid", "%cluster_nctaid", "%cluster_nctarank", "%cluster_ctarank",
+                    "%envreg", "%dynamic_smem_size", "%total_smem_size")
+_WARP_WIDE = {"vote", "redux", "activemask"}  # one result for the whole warp
+_ALWAYS_VARYING = {"atom", "red", "match", "elect", "call"}
+_END = (EXIT, RET, TRAP)
+
+
+def _operand_uniform(op, varying: set[str]) -> bool:
+    if isinstance(op, (Imm, Sym)) or op is None:
+        return True
+    if isinstance(op, Special):
+        return op.name.startswith(UNIFORM_SPECIALS)
+    if isinstance(op, Reg):
+        return op.name.lstrip("!") not in varying
+    if isinstance(op, Addr):
+        return _operand_uniform(op.base, varying)
+    if isinstance(op, Vec):
+        return all(_operand_uniform(e, varying) for e in op.elems)
+    return False
+
+
+def _result_uniform(ins, varying: set[str], n_defs: int) -> bool:
+    """Whether an unguarded instruction of uniform control writes one value across the warp."""
+    op = ins.opcode
+    if op in _WARP_WIDE:
+        return True
+    if op in _ALWAYS_VARYING or (op == "ld" and "local" in ins.mods):
+        return False
+    if op == "shfl":  # shfl.sync.idx d[|p], a, lane, c, mask: every lane reads the same lane
+        return "idx" in ins.mods and all(_operand_uniform(x, varying) for x in ins.operands[n_defs + 1:])
+    return all(_operand_uniform(x, varying) for x in ins.operands[n_defs:])
+
+
+class _Graph:
+    """Basic blocks of the linked kernel with the successors the divergence analysis follows."""
+
+    def __init__(self, lk: LinkedKernel):
+        n = len(lk.instructions)
+        kinds = [int(k) for k in lk.kinds]
+        leaders = {0}
+        for pc, k in enumerate(kinds):
+            if k == BRA and 0 <= int(lk.target[pc]) < n:
+                leaders.update((int(lk.target[pc]), pc + 1))
+            elif k in _END:
+                leaders.add(pc + 1)
+        self.starts = sorted(x for x in leaders if x < n)
+        self.ends = self.starts[1:] + [n]
+        self.block_of = [0] * n
+        for b, (s, e) in enumerate(zip(self.starts, self.ends)):
+            for pc in range(s, e):
+                self.block_of[pc] = b
+        self.succs: list[list[int]] = []
+        self.branch: list[int] = []  # pc of the block's conditional branch, -1 if none
+        for e in self.ends:
+            last = e - 1
+            out: list[int] = []
+            cond = -1
+            if kinds[last] == BRA and 0 <= int(lk.target[last]) < n:
+                out.append(self.block_of[int(lk.target[last])])
+                if int(lk.guard_reg[last]) >= 0 and e < n:
+                    out.append(self.block_of[e])
+                    cond = last
+            elif kinds[last] in _END and int(lk.guard_reg[last]) >= 0 and e < n:
+                out.append(self.block_of[e])  # @p exit: the other lanes go on
+            elif kinds[last] not in _END and e < n:
+                out.append(self.block_of[e])
+            self.succs.append(sorted(set(out)))
+            self.branch.append(cond)
+        # blocks that only end the thread: lanes that meet there do not reconverge
+        self.exits = {b for b, (s, e) in enumerate(zip(self.starts, self.ends))
+                      if all(kinds[pc] in _END and int(lk.guard_reg[pc]) < 0 for pc in range(s, e))}
+        self.ipdom = _immediate_post_dominators(self.succs)
+
+    def reconverges(self, b: int) -> bool:
+        """Whether the lanes block b's branch splits meet again in code: a branch whose sides
+        meet only at the exit divides nothing ptxas cares about (the lanes on the side without
+        the SHFL will have left)."""
+        return self.ipdom[b] >= 0 and self.ipdom[b] not in self.exits
+
+    def region(self, b: int) -> set[int]:
+        """Blocks reached from block b's successors before its immediate post-dominator."""
+        stop = self.ipdom[b]
+        seen: set[int] = set()
+        stack = [s for s in self.succs[b] if s != stop]
+        while stack:
+            x = stack.pop()
+            if x in seen:
+                continue
+            seen.add(x)
+            stack.extend(s for s in self.succs[x] if s != stop and s not in seen)
+        return seen
+
+
+def divergent_pcs(lk: LinkedKernel) -> set[int]:
+    """pcs of the kernel a warp may reach with some of its lanes elsewhere (module docstring)."""
+    g = _Graph(lk)
+    ins_list = lk.instructions
+    defs = [_defs_uses(ins)[0] for ins in ins_list]
+    varying: set[str] = set()
+    divergent: set[int] = set()  # block ids
+    while True:
+        grew = False
+        for pc, ins in enumerate(ins_list):
+            if not defs[pc] or all(d in varying for d in defs[pc]):
+                continue
+            guarded = ins.guard is not None and ins.guard.name in varying
+            if guarded or g.block_of[pc] in divergent or int(lk.kinds[pc]) == CALL \
+                    or not _result_uniform(ins, varying, len(defs[pc])):
+                new = set(defs[pc]) - varying
+                if new:
+                    varying |= new
+                    grew = True
+        for b, pc in enumerate(g.branch):
+            if pc < 0 or len(g.succs[b]) < 2 or lk.instructions[pc].guard.name not in varying:
+                continue
+            if "uni" in lk.instructions[pc].mods:
+                continue
+            if int(lk.target[pc]) > pc and not g.reconverges(b):
+                continue  # a forward branch whose sides only meet at the exit
+            new_blocks = g.region(b) - divergent
+            if new_blocks:
+                divergent |= new_blocks
+                grew = True
+        if not grew:
+            break
+    return {pc for b in divergent for pc in range(g.starts[b], g.ends[b])}
+
+
+def guarded_shuffles(lk: LinkedKernel) -> set[int]:
+    """pcs of the shfl.sync ptxas guards with WARPSYNC or BRA.DIV: those at divergent pcs, and
+    those of device functions (not analysed across calls)."""
+    shuffles = [pc for pc, ins in enumerate(lk.instructions) if ins.opcode == "shfl" and "sync" in ins.mods]
+    if not shuffles:
+        return set()
+    div = divergent_pcs(lk)
+    return {pc for pc in shuffles if pc in div or lk.func_of_pc[pc] != lk.name}
