@@ -829,7 +829,8 @@ def _symbols(op):
 _UNIFORM_OPS = {"mov", "add", "sub", "mul", "mad", "shl", "shr", "and", "or", "xor", "not", "neg", "cvt",
                 "cvta", "min", "max", "selp", "mul24", "mad24"}
 _UNIFORM_SPECIALS = ("%ctaid", "%nctaid", "%ntid", "%nsmid", "%nwarpid", "%gridid", "%clusterid",
-                     "%nclusterid", "%cluster_ctaid", "%cluster_nctaid")
+                     "%nclusterid", "%cluster_ctaid", "%cluster_nctaid", "%cluster_nctarank", "%cluster_ctarank",
+                     "%envreg", "%dynamic_smem_size", "%total_smem_size")
 
 
 def warp_uniform(op, fn: Function, memo: dict[str, bool]) -> bool:

@@ -15,22 +15,19 @@ SASS of 22 probes (tests/timing/test_convergence.py) and of the recorded suites'
   varying guard or inside a divergent region; kernel parameters, %ctaid / %ntid / %nctaid,
   immediates, loads from a uniform address (global, shared or constant), ballots, votes and
   reductions over the warp are uniform;
-* a conditional branch on a varying predicate makes the blocks it reaches before its immediate
-  post-dominator divergent; a side that only leads to an exit does not count (after
-  `if (i >= n) return;` the SHFL is not guarded: lanes that left cannot take part);
-* a loop is divergent when its exit branch is: its whole body is the branch's region.
+* a forward branch on a varying predicate makes the blocks it reaches before its immediate
+  post-dominator divergent if its sides rejoin in code: after `if (i >= n) return;`, or in
+  `if (lane < 16) { ..shfl..; return; }`, the SHFL is not guarded (lanes that leave do not count);
+* a backward branch on a varying predicate makes its loop's body divergent, wherever the lanes
+  that leave go (a thread-strided loop with nothing after it is guarded).
 """
 
 from __future__ import annotations
 
-from simgpu.exec.program import BRA, CALL, EXIT, RET, TRAP, LinkedKernel, _defs_uses
-from simgpu.frontend.cfg import _immediate_post_dominators
+from simgpu.exec.program import _UNIFORM_SPECIALS, BRA, CALL, EXIT, RET, TRAP, LinkedKernel, _defs_uses
+from simgpu.frontend.cfg import build_cfg
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 
-# special registers with one value across a warp (ptxas folds most into constant-bank operands)
-UNIFORM_SPECIALS = ("%ctaid", "%nctaid", "%ntid", "%nsmid", "%nwarpid", "%gridid", "%clusterid",
-                    "%nclusterid", "%cluster_ctaid", "%cluster_nctaid", "%cluster_nctarank", "%cluster_ctarank",
-                    "%envreg", "%dynamic_smem_size", "%total_smem_size")
 _WARP_WIDE = {"vote", "redux", "activemask"}  # one result for the whole warp
 _ALWAYS_VARYING = {"atom", "red", "match", "elect", "call"}
 _END = (EXIT, RET, TRAP)
@@ -40,7 +37,7 @@ def _operand_uniform(op, varying: set[str]) -> bool:
     if isinstance(op, (Imm, Sym)) or op is None:
         return True
     if isinstance(op, Special):
-        return op.name.startswith(UNIFORM_SPECIALS)
+        return op.name.startswith(_UNIFORM_SPECIALS)
     if isinstance(op, Reg):
         return op.name.lstrip("!") not in varying
     if isinstance(op, Addr):
@@ -63,44 +60,23 @@ def _result_uniform(ins, varying: set[str], n_defs: int) -> bool:
 
 
 class _Graph:
-    """Basic blocks of the linked kernel with the successors the divergence analysis follows."""
+    """The linked kernel's basic blocks (frontend/cfg.py, as the linker builds them: a guarded
+    ret / exit falls through), its conditional branches and the blocks that only end the thread."""
 
     def __init__(self, lk: LinkedKernel):
         n = len(lk.instructions)
         kinds = [int(k) for k in lk.kinds]
-        leaders = {0}
-        for pc, k in enumerate(kinds):
-            if k == BRA and 0 <= int(lk.target[pc]) < n:
-                leaders.update((int(lk.target[pc]), pc + 1))
-            elif k in _END:
-                leaders.add(pc + 1)
-        self.starts = sorted(x for x in leaders if x < n)
-        self.ends = self.starts[1:] + [n]
-        self.block_of = [0] * n
-        for b, (s, e) in enumerate(zip(self.starts, self.ends)):
-            for pc in range(s, e):
-                self.block_of[pc] = b
-        self.succs: list[list[int]] = []
-        self.branch: list[int] = []  # pc of the block's conditional branch, -1 if none
-        for e in self.ends:
-            last = e - 1
-            out: list[int] = []
-            cond = -1
-            if kinds[last] == BRA and 0 <= int(lk.target[last]) < n:
-                out.append(self.block_of[int(lk.target[last])])
-                if int(lk.guard_reg[last]) >= 0 and e < n:
-                    out.append(self.block_of[e])
-                    cond = last
-            elif kinds[last] in _END and int(lk.guard_reg[last]) >= 0 and e < n:
-                out.append(self.block_of[e])  # @p exit: the other lanes go on
-            elif kinds[last] not in _END and e < n:
-                out.append(self.block_of[e])
-            self.succs.append(sorted(set(out)))
-            self.branch.append(cond)
+        guarded = [int(g) >= 0 for g in lk.guard_reg]
+        targets = {pc: int(lk.target[pc]) for pc in range(n) if kinds[pc] == BRA and 0 <= int(lk.target[pc]) < n}
+        cfg = build_cfg(0, n, targets, {pc for pc in range(n) if kinds[pc] in _END and not guarded[pc]},
+                        {pc for pc in targets if guarded[pc]})
+        self.starts, self.ends, self.succs, self.ipdom = cfg.starts, cfg.ends, cfg.succs, cfg.ipdom
+        self.block_of = cfg.block_of
+        # pc of each block's conditional branch, -1 if none
+        self.branch = [e - 1 if e - 1 in targets and guarded[e - 1] else -1 for e in self.ends]
         # blocks that only end the thread: lanes that meet there do not reconverge
         self.exits = {b for b, (s, e) in enumerate(zip(self.starts, self.ends))
-                      if all(kinds[pc] in _END and int(lk.guard_reg[pc]) < 0 for pc in range(s, e))}
-        self.ipdom = _immediate_post_dominators(self.succs)
+                      if all(kinds[pc] in _END and not guarded[pc] for pc in range(s, e))}
 
     def reconverges(self, b: int) -> bool:
         """Whether the lanes block b's branch splits meet again in code: a branch whose sides
