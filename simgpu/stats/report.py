@@ -138,6 +138,16 @@ class LaunchReport:
                     per = r.get("sectors", 0) / max(1, r.get("requests", r["warps"]) or 1)
                     what = f"{per:.2f} sectors/request"
                 lines.append(f"    line {r['line']:>4}  {r['text'][:46]:<46} {r['warps']:>9} warps  {what}")
+        kept = [r for r in self.per_pc if "value_of_line" in r or r.get("dropped_store")]
+        if kept:
+            lines.append("  no memory access, as ptxas compiles them (ptxas_memory=False issues them):")
+            for r in kept[:8]:
+                what = (f"value of line {r['value_of_line']}" if "value_of_line" in r
+                        else "store overwritten before any read")
+                ptx = r["text"].split("//")[-1].split(": ptxas")[0].strip()  # the PTX as written
+                lines.append(f"    line {r['line']:>4}  {ptx[:46]:<46} {r['warps']:>9} warps  {what}")
+            if len(kept) > 8:
+                lines.append(f"    ... {len(kept) - 8} more (report.instructions())")
         if self.host_seconds:
             replay = f", then {self.timing_seconds:.2f} s of timing replay" if self.timing_seconds else ""
             lines.append(f"  simulated in {self.host_seconds:.2f} s on the host "
@@ -177,6 +187,10 @@ def build_per_pc(lk, stats, mem_per_pc: dict[int, dict[str, float]] | None) -> l
             continue
         row = {"pc": pc, "line": ins.line, "text": ins.text, "function": lk.func_of_pc[pc], "warps": warps,
                "threads": int(stats.per_pc_threads[pc])}
+        if pc in lk.reused_loads:  # a load ptxas does not issue: the PTX line whose value it takes
+            row["value_of_line"] = lk.instructions[lk.reused_loads[pc]].line
+        elif pc in lk.dropped_stores:  # a store ptxas drops: a later one overwrites it first
+            row["dropped_store"] = True
         for k, v in mem_per_pc.get(pc, {}).items():
             row[k] = v
         rows.append(row)

@@ -37,3 +37,31 @@ def test_the_timing_replay_is_timed_apart_from_the_engine():
     assert f"then {rep.timing_seconds:.2f} s of timing replay" in str(rep)
     plain = sg.RawKernel(SRC, "twice")((1,), (64,), (sg.ones(64, np.float32),), timing=False)
     assert plain.timing_seconds == 0.0 and "timing replay" not in str(plain)
+
+
+ACCUMULATE = r"""extern "C" __global__ void acc(float* c, const float* __restrict__ v) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  for (int o = 1; o < 32; o <<= 1) c[i] += __shfl_xor_sync(~0u, v[i], o); }"""
+
+
+def test_the_loads_and_stores_ptxas_removes_are_listed_with_their_source_line():
+    """`c[i] += ..` five times: NVRTC's PTX loads c[i] five times and stores it five times; ptxas
+    keeps one load and one store. The report lists the four forwarded loads with the line of the
+    store whose value each takes, and the four overwritten stores; with ptxas_memory=False
+    nothing is listed."""
+    k = sg.RawKernel(ACCUMULATE, "acc")
+    args = (sg.zeros(256, np.float32), sg.ones(256, np.float32))
+    rep = k((2,), (128,), args, timing=False)
+    rows = rep.instructions()
+    forwarded = [r for r in rows if "value_of_line" in r]
+    dropped = [r for r in rows if r.get("dropped_store")]
+    assert len(forwarded) == 4 and len(dropped) == 4
+    assert [r["value_of_line"] for r in forwarded] == [r["line"] for r in dropped]
+    assert all(r["warps"] == 8 for r in forwarded + dropped)
+    text = str(rep)
+    assert "no memory access, as ptxas compiles them" in text
+    assert f"line {forwarded[0]['line']:>4}  ld.global.f32" in text and f"value of line {dropped[0]['line']}" in text
+    assert rep.metrics["smsp__sass_inst_executed_op_global_st.sum"] == 8
+    plain = k((2,), (128,), args, timing=False, ptxas_memory=False)
+    assert "no memory access" not in str(plain)
+    assert not any("value_of_line" in r or r.get("dropped_store") for r in plain.instructions())
