@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from simgpu.errors import UnsupportedInstructionError
+from simgpu.errors import KernelRuntimeError, UnsupportedInstructionError
 from simgpu.exec import alu, mbarrier, mma, mufu, wmma
 from simgpu.exec.values import TYPE_INFO, from_raw, imm_value, is_float, is_signed, to_raw, type_bits, type_bytes
 from simgpu.frontend.ptx.ast import Addr, Imm, Instruction, Reg, Special, Sym, Vec
@@ -1056,6 +1056,23 @@ def _membermask(ins, o: Operands, idx: int):
     return lambda ctx, ws: np.uint32(0xFFFFFFFF)
 
 
+_LANE_BIT = np.uint32(1) << np.arange(32, dtype=np.uint32)
+
+
+def require_own_lane(ctx, ws, m: np.ndarray, mask, ins) -> None:
+    """A warp-synchronous op (shfl / vote / match / redux / elect .sync, bar.warp.sync) whose
+    member mask leaves out a lane that executes it is undefined on the GPU (PTX ISA; the real
+    result depends on the chip: a mask of 0xd on a full warp still shuffles among all 32 lanes on
+    a V100). Report the first such lane rather than invent an answer."""
+    mk = np.broadcast_to(np.asarray(mask).astype(np.uint32), m.shape)
+    bad = m & ((mk & _LANE_BIT) == 0)
+    if bad.any():
+        wi, li = np.argwhere(bad)[0]
+        raise KernelRuntimeError(
+            f"{ins.full_opcode}: the member mask 0x{int(mk[wi, li]):08x} of lane {li} leaves out lane {li}, "
+            f"which executes it (undefined behaviour on the GPU: a lane must name itself) in {ctx.where(ws, bad)}")
+
+
 def _build_shfl(ins, link, o: Operands):
     mode = next(x for x in ins.mods if x in ("up", "down", "bfly", "idx"))
     ops = ins.operands
@@ -1067,9 +1084,12 @@ def _build_shfl(ins, link, o: Operands):
     a = o.raw_src(rest[0])
     b = o.src(rest[1], "u32")
     c = o.src(rest[2], "u32")
+    mm = o.src(rest[3], "b32") if "sync" in ins.mods and len(rest) > 3 else None
     lane = np.arange(32, dtype=np.int64)
 
     def f(ctx, ws, m):
+        if mm is not None:
+            require_own_lane(ctx, ws, m, mm(ctx, ws), ins)
         av = np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape)
         bv = np.broadcast_to(np.asarray(b(ctx, ws)).astype(np.int64) & 0x1F, m.shape)
         cv = np.broadcast_to(np.asarray(c(ctx, ws)).astype(np.int64), m.shape)
@@ -1123,7 +1143,10 @@ def _build_vote(ins, link, o: Operands):
 
     def f(ctx, ws, m):
         v = np.broadcast_to(src(ctx, ws), m.shape)[:, None, :]
-        members = _lane_members(mm(ctx, ws), m)
+        mask = mm(ctx, ws)
+        if "sync" in ins.mods:
+            require_own_lane(ctx, ws, m, mask, ins)
+        members = _lane_members(mask, m)
         if mode == "ballot":
             d(ctx, ws, m, _lane_bits(v & members))
             return
@@ -1145,7 +1168,9 @@ def _build_elect(ins, link, o: Operands):
     lanes = np.arange(32, dtype=np.int64)
 
     def f(ctx, ws, m):
-        members = _lane_members(mm(ctx, ws), m)  # [k, 32 (lane), 32 (member)]
+        mask = mm(ctx, ws)
+        require_own_lane(ctx, ws, m, mask, ins)
+        members = _lane_members(mask, m)  # [k, 32 (lane), 32 (member)]
         has = members.any(axis=2)
         leader = np.where(has, members.argmax(axis=2), 0)
         if d is not None:
@@ -1167,7 +1192,9 @@ def _build_match(ins, link, o: Operands):
 
     def f(ctx, ws, m):
         v = np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape)
-        members = _lane_members(mm(ctx, ws), m)
+        mask = mm(ctx, ws)
+        require_own_lane(ctx, ws, m, mask, ins)
+        members = _lane_members(mask, m)
         same = (v[:, :, None] == v[:, None, :]) & members
         if mode == "any":
             d(ctx, ws, m, _lane_bits(same))
@@ -1189,7 +1216,9 @@ def _build_redux(ins, link, o: Operands):
 
     def f(ctx, ws, m):
         v = np.broadcast_to(np.asarray(a(ctx, ws), npdt), m.shape)[:, None, :]
-        members = _lane_members(mm(ctx, ws), m)
+        mask = mm(ctx, ws)
+        require_own_lane(ctx, ws, m, mask, ins)
+        members = _lane_members(mask, m)
         if op == "add":
             r = np.where(members, v, 0).astype(np.int64 if is_signed(t) else np.uint64).sum(axis=2).astype(npdt)
         elif op in ("min", "max"):
@@ -1459,11 +1488,13 @@ def build(ins: Instruction, link) -> Exec:
 
 
 def _build(ins: Instruction, link) -> Exec:
-    if ins.opcode in _NOOPS or (ins.opcode == "cp" and ins.mods[:1] == ("async",) and len(ins.mods) > 1
-                                and ins.mods[1] in ("commit_group", "wait_group", "wait_all")) \
-            or (ins.opcode == "bar" and "warp" in ins.mods):
+    if ins.opcode == "bar" and "warp" in ins.mods:
         # bar.warp.sync (__syncwarp): the lanes of a warp that reach it run together here already,
-        # and memory is sequentially consistent, so it has nothing left to do
+        # and memory is sequentially consistent, so it has nothing left to do but check its mask
+        mm = _membermask(ins, Operands(ins, link), 0)
+        return lambda ctx, ws, m: require_own_lane(ctx, ws, m, mm(ctx, ws), ins)
+    if ins.opcode in _NOOPS or (ins.opcode == "cp" and ins.mods[:1] == ("async",) and len(ins.mods) > 1
+                                and ins.mods[1] in ("commit_group", "wait_group", "wait_all")):
         return lambda ctx, ws, m: None
     own_cta = mbarrier.handles(ins)  # mbarrier.*, cp.async.mbarrier.arrive, cp.async.bulk.* (exec/mbarrier.py)
     if ins.opcode == "cp" and ins.mods[:1] == ("async",) and not own_cta:

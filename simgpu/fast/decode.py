@@ -220,6 +220,10 @@ def _decode_one(d: Decoded, pc: int, ins: Instruction, lk: LinkedKernel) -> None
         o.src(0, rest[0], None)
         o.src(1, rest[1], "u32")
         o.src(2, rest[2], "u32")
+        if len(rest) > 3:  # the member mask: kernel.py checks each lane names itself
+            o.src(3, rest[3], "b32")
+        else:
+            d.sk[pc, 3], d.sv[pc, 3] = S_IMM, np.uint64(0xFFFFFFFF)
         d.cmp[pc] = SHFL_MODE[next(x for x in ins.mods if x in SHFL_MODE)]
         d.nat[pc] = N_SHFL
         return

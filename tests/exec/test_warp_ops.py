@@ -255,7 +255,9 @@ def test_bf16_atomics_and_int128():
 ELECT = r'''
 extern "C" __global__ void elect(unsigned* lane_out, int* leader_out, unsigned mask) {
     unsigned lane = 99, p = 0;
-    if (threadIdx.x >= 3) {   // lanes 0-2 inactive: the leader is the lowest active named lane
+    // lanes 0-2 and those the mask leaves out do not execute it (a lane must name itself): the
+    // leader is the lowest active named lane
+    if (threadIdx.x >= 3 && ((mask >> threadIdx.x) & 1)) {
         asm volatile("{ .reg .pred q; elect.sync %0|q, %2; selp.u32 %1, 1, 0, q; }"
                      : "=r"(lane), "=r"(p) : "r"(mask));
     }
@@ -271,15 +273,15 @@ extern "C" __global__ void elect_sink(int* leader_out) {
 
 
 @pytest.mark.parametrize("engine", ["reference", "fast"])
-@pytest.mark.parametrize("mask, leader", [(0xFFFFFFFF, 3), (0xFFFFFFF0, 4), (0x00F00000, 20)])
+@pytest.mark.parametrize("mask, leader", [(0xFFFFFFFF, 3), (0xFFFFFFF0, 4), (0x00F00000, 20), (0x00F00003, 20)])
 def test_elect_sync_picks_the_lowest_active_named_lane(engine, mask, leader):
     """sm_90 `elect.sync d|p, membermask`: d = the leader's lane id in every active lane, p true in
-    the leader only (PTX ISA); inactive lanes (0-2 here) cannot be elected."""
+    the leader only (PTX ISA); inactive lanes (0-2 here, named or not) cannot be elected."""
     mod = sg.RawModule(code=ELECT)
     lane, lead = sg.zeros(32, np.uint32), sg.zeros(32, np.int32)
     mod.get_function("elect")((1,), (32,), (lane, lead, np.uint32(mask)), engine=engine)
-    want_lane = np.full(32, leader, np.uint32)
-    want_lane[:3] = 99
+    runs = ((mask >> np.arange(32)) & 1).astype(bool) & (np.arange(32) >= 3)
+    want_lane = np.where(runs, leader, 99).astype(np.uint32)
     np.testing.assert_array_equal(lane.get(), want_lane)
     np.testing.assert_array_equal(lead.get(), (np.arange(32) == leader).astype(np.int32))
     sink = sg.zeros(64, np.int32)
@@ -306,3 +308,47 @@ def test_reduce_and_sync_on_unsigned():
     got = out.get()
     assert np.all(got[:32] == np.bitwise_and.reduce(v))
     assert np.all(got[32:] == np.bitwise_and.reduce(v[:16]))
+
+
+OWN_LANE = r"""
+extern "C" __global__ void shfl_mask(const int* x, int* out, unsigned mask) {
+    out[threadIdx.x] = __shfl_sync(mask, x[threadIdx.x], 0);
+}
+extern "C" __global__ void ballot_mask(const int* x, int* out, unsigned mask) {
+    out[threadIdx.x] = __ballot_sync(mask, x[threadIdx.x] > 0);
+}
+extern "C" __global__ void syncwarp_mask(const int* x, int* out, unsigned mask) {
+    out[threadIdx.x] = x[threadIdx.x];
+    __syncwarp(mask);
+}
+extern "C" __global__ void half_warp_shfl(const int* x, int* out) {
+    // lanes 0-15 shuffle among themselves, the others do not take part: well defined
+    if (threadIdx.x % 32 < 16) out[threadIdx.x] = __shfl_sync(0x0000ffffu, x[threadIdx.x], 0);
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+@pytest.mark.parametrize("kernel", ["shfl_mask", "ballot_mask", "syncwarp_mask"])
+def test_a_lane_its_member_mask_leaves_out_is_reported(engine, kernel):
+    """A full warp running a *_sync with the mask 0xd (a user's typo for 0xffffffff; undefined on the
+    GPU, PTX ISA) stops with an error that names the op, the mask, the lane, its block and thread;
+    the full mask runs."""
+    mod = sg.RawModule(code=OWN_LANE)
+    x, out = sg.asarray(np.arange(64, dtype=np.int32) - 5), sg.zeros(64, np.int32)
+    with pytest.raises(sg.KernelRuntimeError) as err:
+        mod.get_function(kernel)((1,), (64,), (x, out, np.uint32(0xD)), engine=engine)
+    msg = str(err.value)
+    assert "member mask 0x0000000d of lane 1 leaves out lane 1" in msg, msg
+    assert f"kernel {kernel}" in msg and "block (0, 0, 0), thread (1, 0, 0)" in msg, msg
+    mod.get_function(kernel)((1,), (64,), (x, out, np.uint32(0xFFFFFFFF)), engine=engine)
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_a_partial_mask_of_the_lanes_that_run_is_fine(engine):
+    mod = sg.RawModule(code=OWN_LANE)
+    x, out = sg.asarray(np.arange(64, dtype=np.int32) * 3), sg.zeros(64, np.int32)
+    mod.get_function("half_warp_shfl")((1,), (64,), (x, out), engine=engine)
+    want = np.zeros(64, np.int32)
+    want[:16], want[32:48] = 0, 96
+    np.testing.assert_array_equal(out.get(), want)

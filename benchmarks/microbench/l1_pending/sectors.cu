@@ -37,7 +37,8 @@ extern "C" __global__ void sectors(float* a, float* b, int mode, long long delay
                 L[lane] = v + 1.f;
             } else if (mode >= 4 && warp == 0) {
                 float v = L[lane];
-                __syncwarp(0xffff);
+                __syncwarp(0xffff);  // run by all 32 lanes: undefined (a lane must name itself), as
+                                     // simgpu reports since 2026-12-07; kept as the H200 ran it
                 if (lane == 0) flag = r + 1 + (__float_as_int(v) & zero);
                 long long t0 = clock64();
                 while (clock64() - t0 < delay) { }
