@@ -43,6 +43,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from simgpu.exec.values import type_bits
+from simgpu.frontend.cfg import build_cfg
 from simgpu.frontend.ptx.ast import Addr, Function, Imm, Instruction, Reg, Vec
 
 # loads whose ordering or caching the program asked for: never merged
@@ -117,32 +118,27 @@ class _Block:
 
 
 def basic_blocks(body: list[Instruction], labels: dict[str, int]) -> list[_Block]:
-    """Basic blocks of a function body (leaders: the first instruction, branch targets, what follows
-    a branch or an exit) and their successors, as block indices."""
+    """Basic blocks of a function body and their successors, as block indices (frontend/cfg.py, as
+    the linker builds them, except that a guarded ret / exit also ends a block, falling through: a
+    store before `@p exit` may be read after the exit, dead_stores.py must not look past it)."""
     n = len(body)
     if not n:
         return []
-    leaders = {0} | {i for i in labels.values() if i < n}
+    targets, ends, conditional, falls = {}, set(), set(), set()
     for i, ins in enumerate(body):
-        if ins.opcode in _ENDS and i + 1 < n:
-            leaders.add(i + 1)
-    starts = sorted(leaders)
-    block_at = {s: b for b, s in enumerate(starts)}
-    out = []
-    for b, s in enumerate(starts):
-        e = starts[b + 1] if b + 1 < len(starts) else n
-        last = body[e - 1]
-        succs = []
-        falls = last.opcode not in _ENDS or last.guard is not None
-        if last.opcode == "bra":
-            lab = last.operands[0]
-            t = labels.get(getattr(lab, "name", None))
-            if t is not None and t in block_at:
-                succs.append(block_at[t])
-        if falls and b + 1 < len(starts):
-            succs.append(b + 1)
-        out.append(_Block(s, e, succs))
-    return out
+        if ins.opcode not in _ENDS:
+            continue
+        t = labels.get(getattr(ins.operands[0], "name", None)) if ins.opcode == "bra" and ins.operands else None
+        if t is not None and t < n:
+            targets[i] = t
+            if ins.guard is not None:
+                conditional.add(i)
+        elif ins.guard is None:
+            ends.add(i)  # ret, exit, trap, an indirect or unresolved branch: no successor here
+        else:
+            falls.add(i)
+    cfg = build_cfg(0, n, targets, ends, conditional, falls)
+    return [_Block(s, e, succs) for s, e, succs in zip(cfg.starts, cfg.ends, cfg.succs)]
 
 
 def _plain_access(mods: tuple[str, ...]) -> bool:

@@ -20,15 +20,16 @@ class CFG:
 
 
 def build_cfg(lo: int, hi: int, targets: dict[int, int], terminators: set[int],
-              conditional: set[int]) -> CFG:
+              conditional: set[int], falls_through: set[int] = frozenset()) -> CFG:
     """Blocks for pcs [lo, hi). `targets[pc]` is a branch target; `terminators` are ret/exit/trap;
-    `conditional` are branches that may fall through."""
+    `conditional` are branches that may fall through; `falls_through` end a block with only the
+    next block after them (a guarded ret / exit, for passes that must not look past one)."""
     leaders = {lo}
     for pc, t in targets.items():
         if lo <= pc < hi:
             leaders.add(t)
             leaders.add(pc + 1)
-    for pc in terminators:
+    for pc in (*terminators, *falls_through):
         if lo <= pc < hi:
             leaders.add(pc + 1)
     starts = sorted(x for x in leaders if lo <= x < hi)
