@@ -1126,6 +1126,13 @@ def _lane_members(mask, m: np.ndarray) -> np.ndarray:
     return named & m[:, None, :]
 
 
+def _checked_members(ctx, ws, m: np.ndarray, mm, ins) -> np.ndarray:
+    """_lane_members of the op's member mask `mm`, once require_own_lane has checked it."""
+    mask = mm(ctx, ws)
+    require_own_lane(ctx, ws, m, mask, ins)
+    return _lane_members(mask, m)
+
+
 _LANE_WEIGHTS = np.uint64(1) << np.arange(32, dtype=np.uint64)
 
 
@@ -1143,10 +1150,7 @@ def _build_vote(ins, link, o: Operands):
 
     def f(ctx, ws, m):
         v = np.broadcast_to(src(ctx, ws), m.shape)[:, None, :]
-        mask = mm(ctx, ws)
-        if "sync" in ins.mods:
-            require_own_lane(ctx, ws, m, mask, ins)
-        members = _lane_members(mask, m)
+        members = _checked_members(ctx, ws, m, mm, ins)
         if mode == "ballot":
             d(ctx, ws, m, _lane_bits(v & members))
             return
@@ -1168,9 +1172,7 @@ def _build_elect(ins, link, o: Operands):
     lanes = np.arange(32, dtype=np.int64)
 
     def f(ctx, ws, m):
-        mask = mm(ctx, ws)
-        require_own_lane(ctx, ws, m, mask, ins)
-        members = _lane_members(mask, m)  # [k, 32 (lane), 32 (member)]
+        members = _checked_members(ctx, ws, m, mm, ins)  # [k, 32 (lane), 32 (member)]
         has = members.any(axis=2)
         leader = np.where(has, members.argmax(axis=2), 0)
         if d is not None:
@@ -1192,9 +1194,7 @@ def _build_match(ins, link, o: Operands):
 
     def f(ctx, ws, m):
         v = np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape)
-        mask = mm(ctx, ws)
-        require_own_lane(ctx, ws, m, mask, ins)
-        members = _lane_members(mask, m)
+        members = _checked_members(ctx, ws, m, mm, ins)
         same = (v[:, :, None] == v[:, None, :]) & members
         if mode == "any":
             d(ctx, ws, m, _lane_bits(same))
@@ -1216,9 +1216,7 @@ def _build_redux(ins, link, o: Operands):
 
     def f(ctx, ws, m):
         v = np.broadcast_to(np.asarray(a(ctx, ws), npdt), m.shape)[:, None, :]
-        mask = mm(ctx, ws)
-        require_own_lane(ctx, ws, m, mask, ins)
-        members = _lane_members(mask, m)
+        members = _checked_members(ctx, ws, m, mm, ins)
         if op == "add":
             r = np.where(members, v, 0).astype(np.int64 if is_signed(t) else np.uint64).sum(axis=2).astype(npdt)
         elif op in ("min", "max"):

@@ -30,7 +30,7 @@ where a block already starts, so the schedule is the same without it.
 
 from __future__ import annotations
 
-from simgpu.exec.program import _UNIFORM_SPECIALS, BRA, CALL, EXIT, RET, TRAP, LinkedKernel, _defs_uses
+from simgpu.exec.program import _UNIFORM_SPECIALS, BRA, EXIT, RET, TRAP, LinkedKernel, _defs_uses
 from simgpu.frontend.cfg import build_cfg
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 
@@ -117,8 +117,7 @@ def divergent_pcs(lk: LinkedKernel) -> set[int]:
             if not defs[pc] or all(d in varying for d in defs[pc]):
                 continue
             guarded = ins.guard is not None and ins.guard.name in varying
-            if guarded or g.block_of[pc] in divergent or int(lk.kinds[pc]) == CALL \
-                    or not _result_uniform(ins, varying, len(defs[pc])):
+            if guarded or g.block_of[pc] in divergent or not _result_uniform(ins, varying, len(defs[pc])):
                 new = set(defs[pc]) - varying
                 if new:
                     varying |= new
