@@ -537,6 +537,11 @@ class TimingConfig:
     # 120 and 160, 76 at 200. The free-running kernels that merge too much (gemm_naive,
     # gemm_abt_naive, mlp_relu, dgemm_naive) do not move: their joins are closer than that.
     l2_merge_window_hit_max_cycles: int = 160
+    # Record the first this-many L1-miss groups as they reach the merging (time, line, SM, domain,
+    # missed and joined sectors, pc) in TimingResult.l2_merging.requests, for studying how far apart
+    # the SMs that share lines ask for them (validation/merge_gaps.py). 0: not recorded. No effect
+    # on any result.
+    l2_request_log_groups: int = 0
     # A join also counts only as often as the two SMs' request streams are still in step: weight
     # 1 / (1 + (q_a + q_b) / (2 * this)), q = each SM's L1-miss lines in flight when it asked
     # (l2_merge.py). The H200 (benchmarks/microbench/l2_order, three chips, 2026-11-30): CTAs that

@@ -66,6 +66,9 @@ class MergeCounts:
     # per pc, read lookups that reached the L2 before their sector's DRAM fetch (another request's)
     # did: ncu counts those as misses (None: not decided, merge_groups)
     pending: np.ndarray | None = None
+    # the L1-miss groups as they reached the merging (load_lines.REQUEST_LOG_COLUMNS, pc as the
+    # kernel's), where config l2_request_log_groups asked for them; None: not recorded
+    requests: np.ndarray | None = None
 
     def delta(self) -> np.ndarray:
         """Per pc, L2 read lookups (and read hits) to add to the functional counts."""

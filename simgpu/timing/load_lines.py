@@ -37,6 +37,11 @@ from simgpu.memory.l2 import popcount4
 from simgpu.timing.l2_merge import merge_step, merge_tables
 from simgpu.timing.l2_sides import line_latency
 
+# what MergeState.log holds for each L1-miss group (a warp instruction's missed sectors of one line):
+# when the line left its SM, its index among the launch's distinct lines, the SM, its merge domain,
+# the sectors it missed and those that joined another SM's open request (bits), its pc
+REQUEST_LOG_COLUMNS = ("cycle", "line", "sm", "domain", "missed", "joined", "pc")
+
 
 class MergeState(NamedTuple):
     """What the replay needs for the merging at issue: the switches and parameters, the in-flight
@@ -70,15 +75,20 @@ class MergeState(NamedTuple):
     w_hit_max: np.int64  # an L2-hit request stays open at most this long (0: until its data leaves)
     line_off: np.ndarray  # per distinct line and GPC, its extra L2 latency (int16; [1, 1] zeros: off)
     sm_gpc: np.ndarray  # per SM, its GPC (the column of line_off)
+    # the L1-miss groups as they reach the merging, one row each (REQUEST_LOG_COLUMNS), up to the
+    # array's length (0 rows: not recorded; config l2_request_log_groups); log_n[0] rows written
+    log: np.ndarray
+    log_n: np.ndarray
 
 
 def merge_state(on: bool, sm_dom: np.ndarray, cap: int, w_hit: int, dram_mask: np.ndarray, n_groups: int,
                 n_lines: int, n_pc: int, together: bool = False, floor: int = 0, w_miss: int = 0,
                 q0: float = 0.0, pend_short: bool = False, miss_lines_per_cycle: float = 0.0,
                 line_off: np.ndarray | None = None, sm_gpc: np.ndarray | None = None,
-                w_hit_max: int = 0) -> MergeState:
+                w_hit_max: int = 0, log_groups: int = 0) -> MergeState:
     """A fresh MergeState with empty tables and zero counts (and every SM's miss queue empty).
-    line_off / sm_gpc: the (GPC, line) latency offsets (l2_sides.gpc_line_offsets); None: none."""
+    line_off / sm_gpc: the (GPC, line) latency offsets (l2_sides.gpc_line_offsets); None: none.
+    log_groups: record at most this many L1-miss groups (MergeState.log; 0: none)."""
     sm_dom = np.asarray(sm_dom, np.int64)
     if line_off is None or sm_gpc is None:
         line_off, sm_gpc = np.zeros((1, 1), np.int16), np.zeros(len(sm_dom), np.int64)
@@ -88,7 +98,22 @@ def merge_state(on: bool, sm_dom: np.ndarray, cap: int, w_hit: int, dram_mask: n
                       sm_dom, np.int64(floor), np.zeros(n_pc, np.int64), float(q0), bool(pend_short),
                       1.0 / miss_lines_per_cycle if miss_lines_per_cycle > 0 else 0.0,
                       np.zeros(len(sm_dom), np.float64), np.int64(w_hit_max), np.asarray(line_off, np.int16),
-                      np.asarray(sm_gpc, np.int64))
+                      np.asarray(sm_gpc, np.int64),
+                      np.zeros((max(0, int(log_groups)), len(REQUEST_LOG_COLUMNS)), np.int64), np.zeros(1, np.int64))
+
+
+@njit(cache=True)
+def _log_group(mg, tl, li, sm, dom, miss, joined, pc):
+    """One row of MergeState.log (REQUEST_LOG_COLUMNS)."""
+    i = mg.log_n[0]
+    mg.log[i, 0] = tl
+    mg.log[i, 1] = li
+    mg.log[i, 2] = sm
+    mg.log[i, 3] = dom
+    mg.log[i, 4] = miss
+    mg.log[i, 5] = joined
+    mg.log[i, 6] = pc
+    mg.log_n[0] = i + 1
 
 
 @njit(cache=True, inline="always")
@@ -130,6 +155,8 @@ def load_lines(gl, mr, t, sm, side, dom, pc, g_row, g_li, g_home, g_info, copy_a
                 tl, li, dom, mg.n_dom, asked_sectors(inf), miss, mg.dram_mask[li], mg.cap, mg.w_hit, mg.w_miss,
                 mg.fetch_ready, mg.keys, mg.ends, mg.cnts, mg.rets, mg.oq, q, mg.q0, mg.osm, sm)
             mg.evict[0] += ev
+            if mg.log_n[0] < mg.log.shape[0]:
+                _log_group(mg, tl, li, sm, dom, miss, joined, pc)
             mg.merged_t[pc] += weight
             mg.pend[pc] += popcount4(pending)
             opened = miss & ~joined

@@ -331,6 +331,16 @@ def _gpc_offsets(sr, line_of: np.ndarray, cfg: TimingConfig, num_sms: int, heap_
                             cfg.l2_gpc_line_latency), gpc
 
 
+def _request_log(merge, pc_of: np.ndarray) -> np.ndarray | None:
+    """The replay's recorded L1-miss groups (load_lines.REQUEST_LOG_COLUMNS) with the kernel's pcs,
+    or None where none were asked for."""
+    if merge.log.shape[0] == 0:
+        return None
+    log = merge.log[:int(merge.log_n[0])].copy()
+    log[:, -1] = pc_of[log[:, -1]]
+    return log
+
+
 def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: int, n_pc: int,
                   offsets: tuple = (None, None)) -> MergeState:
     """The replay's MergeState (load_lines.py): off where no merge domains are given or nothing missed.
@@ -344,7 +354,7 @@ def _merge_inputs(sides, cfg: TimingConfig, merge_dom, merge_cap: int, num_sms: 
                        together=cfg.l2_merge_release_together, floor=cfg.lat_l1_hit,
                        q0=cfg.l2_merge_inflight_half_lines, pend_short=cfg.l2_merge_pending_window_hit,
                        miss_lines_per_cycle=cfg.l1_miss_lines_per_cycle, line_off=offsets[0], sm_gpc=offsets[1],
-                       w_hit_max=cfg.l2_merge_window_hit_max_cycles)
+                       w_hit_max=cfg.l2_merge_window_hit_max_cycles, log_groups=cfg.l2_request_log_groups)
 
 
 def _l1_walkable(sr, st, row_entry: np.ndarray) -> bool:
@@ -699,7 +709,8 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
         if merge.on:
             merging = MergeCounts(_fold(merge.merged_f, pc_of, n_pc0),
                                   np.rint(_fold(merge.merged_t, pc_of, n_pc0)).astype(np.int64), int(merge.evict[0]),
-                                  _fold(merge.pend, pc_of, n_pc0) if cfg.l2_pending_fetch_is_miss else None)
+                                  _fold(merge.pend, pc_of, n_pc0) if cfg.l2_pending_fetch_is_miss else None,
+                                  _request_log(merge, pc_of))
         else:  # no L1 miss recorded
             merging = MergeCounts(np.zeros(n_pc0, np.int64), np.zeros(n_pc0, np.int64), 0)
     store_merging = StoreCounts(*(_fold(c, pc_of, n_pc0) for c in first.store_counts)) if stores_on else None

@@ -203,3 +203,37 @@ def test_pending_fetch_lookups_counted_as_misses(monkeypatch):
         assert on.metrics[key] == off.metrics[key]
     ld = [r for r in on.per_pc if r.get("l2_hits") is not None and r.get("requests")]
     assert sum(r["l2_misses"] for r in ld) >= moved
+
+
+def test_request_log_records_every_l1_miss_group_and_changes_nothing():
+    """l2_request_log_groups records each L1-miss group as it reaches the merging (time, line, SM,
+    domain, missed and joined sectors, pc); the counters and times are the same as without it, and
+    the joins it shows are the ones the timed merge count was made of."""
+    from simgpu.memory.topology import H200_MERGE_DOMAINS, domain_of_sm
+    from simgpu.timing.config import overridden
+    from simgpu.timing.load_lines import REQUEST_LOG_COLUMNS
+
+    f = sg.RawModule(code=SHARED_READ).get_function("shared_read")
+    n = 4096
+    a = sg.asarray(np.ones(n, np.float32))
+    out = sg.zeros(64 * 128, np.float32)
+    plain = f((64,), (128,), (a, out, np.int32(n)))
+    assert plain.timing.l2_merging.requests is None
+    with overridden(l2_request_log_groups=1 << 20):
+        logged = f((64,), (128,), (a, out, np.int32(n)))
+    assert logged.metrics == plain.metrics and logged.timing.cycles == plain.timing.cycles
+    log = logged.timing.l2_merging.requests
+    col = {c: log[:, i] for i, c in enumerate(REQUEST_LOG_COLUMNS)}
+    bits = [1, 2, 4, 8]
+    missed = sum(int(((col["missed"] & b) != 0).sum()) for b in bits)
+    joined = sum(int(((col["joined"] & b) != 0).sum()) for b in bits)
+    # every L1 read-miss sector is either its own L2 lookup or joined another SM's request
+    key, merged = "lts__t_sectors_srcunit_tex_op_read.sum", "simgpu__l1_miss_sectors_merged_before_l2.sum"
+    assert missed == logged.metrics[key] + logged.metrics[merged]
+    assert (col["joined"] & ~col["missed"]).sum() == 0 and 0 < joined < missed
+    assert np.array_equal(col["domain"], domain_of_sm(H200_MERGE_DOMAINS, 132)[col["sm"]])
+    assert (np.diff(col["cycle"]) >= -10_000).all()  # the replay's issue order, roughly in time
+    loads = {r["pc"] for r in logged.per_pc if r.get("requests") and r.get("l2_hits") is not None}
+    assert set(np.unique(col["pc"]).tolist()) <= loads
+    with overridden(l2_request_log_groups=5):
+        assert len(f((64,), (128,), (a, out, np.int32(n))).timing.l2_merging.requests) == 5
