@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import sys
+import warnings
+
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__))
+
 
 class SimGPUError(Exception):
     """Base class for every error simgpu raises on purpose."""
@@ -39,3 +45,15 @@ class OutOfMemoryError(SimGPUError, MemoryError):
 class FidelityWarning(UserWarning):
     """The launch runs correctly, but a part of what the GPU does is not simulated, so its counters
     and time leave something out (the message says what, and how much it was on an H200)."""
+
+
+def warn_once(warned: set, reason: object, message: str) -> None:
+    """A FidelityWarning, once per `reason` in `warned` (a linked kernel's set: LinkedKernel.warned),
+    pointing at the first line outside simgpu on the stack (the user's launch)."""
+    if reason in warned:
+        return
+    warned.add(reason)
+    level, frame = 2, sys._getframe(1)  # stacklevel 2: the caller of warn_once
+    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+        frame, level = frame.f_back, level + 1
+    warnings.warn(message, FidelityWarning, stacklevel=level)

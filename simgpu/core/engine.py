@@ -207,6 +207,8 @@ class Engine:
         self.st_rpc = np.zeros((W, self.depth), np.int64)
         self.st_frame = np.full((W, self.depth), -1, np.int64)
         self.exited = ~self.mask
+        ctx.exited_lanes = self.exited  # the same array: .sync ops tell live lanes from exited ones (exec/ops.py)
+        ctx.exiting_lanes = self.exiting_lanes
         self.done = self.mask == 0
         self.at_bar = np.full(W, -1, np.int64)  # barrier id a warp waits at, -1 = not waiting
         self.bar_count = np.zeros(W, np.int64)  # the thread count a waiting warp asked for (0 = all)
@@ -352,6 +354,21 @@ class Engine:
             self.advance(p, sel)
 
     # ------------------------------------------------------------------------------- SIMT stack
+    def exiting_lanes(self, ws) -> np.ndarray:
+        """Per warp of `ws` (uint32): the lanes waiting on the SIMT stack whose next path only runs
+        on to exit (LinkedKernel.quiet_exit): as good as exited for a .sync op (exec/ops.py)."""
+        warps = np.arange(len(self.pc))[ws]
+        quiet = self.lk.quiet_exit
+        out = np.zeros(len(warps), np.uint32)
+        for i, w in enumerate(warps):
+            seen = np.uint32(0)
+            for d in range(int(self.sp[w]) - 1, -1, -1):  # the top entry holding a lane runs it next
+                lanes = self.st_mask[w, d] & ~seen & ~self.mask[w]
+                if lanes and quiet[self.st_pc[w, d]]:
+                    out[i] |= lanes
+                seen |= self.st_mask[w, d]
+        return out
+
     def advance(self, p: int, sel: np.ndarray) -> None:
         """Fall through to p + 1; a path that falls into its reconvergence point rejoins there."""
         self.pc[sel] = p + 1

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from simgpu.errors import KernelRuntimeError, UnsupportedInstructionError
+from simgpu.errors import KernelRuntimeError, UnsupportedInstructionError, warn_once
 from simgpu.exec import alu, mbarrier, mma, mufu, wmma
 from simgpu.exec.values import TYPE_INFO, from_raw, imm_value, is_float, is_signed, to_raw, type_bits, type_bytes
 from simgpu.frontend.ptx.ast import Addr, Imm, Instruction, Reg, Special, Sym, Vec
@@ -1071,6 +1071,42 @@ def require_own_lane(ctx, ws, m: np.ndarray, mask, ins) -> None:
         raise KernelRuntimeError(
             f"{ins.full_opcode}: the member mask 0x{int(mk[wi, li]):08x} of lane {li} leaves out lane {li}, "
             f"which executes it (undefined behaviour on the GPU: a lane must name itself) in {ctx.where(ws, bad)}")
+    _warn_absent_members(ctx, ws, m, mk, ins)
+
+
+def _warn_absent_members(ctx, ws, m: np.ndarray, mk: np.ndarray, ins) -> None:
+    """A .sync op whose member mask names lanes that are alive but do not execute it here (they
+    wait on the other side of a divergent branch, or are predicated off). On sm_70+ the GPU holds
+    the executing lanes until every named lane that has not exited reaches a .sync op with the
+    same mask -- ptxas's slow path (BRA.DIV -> WARPSYNC.COLLECTIVE) even pairs lanes of two
+    different shuffles -- and where they never come the result is undefined (CUDA C Programming
+    Guide, warp shuffle and vote functions). simgpu runs the two sides of a divergent branch one
+    after the other (IPDOM), so what the op exchanges with those lanes may differ from the GPU's:
+    warned once per kernel (a FidelityWarning; the launch goes on as before). Lanes waiting to run
+    only on to their exit count as exited: ptxas exits them where they branch away."""
+    exited = getattr(ctx, "exited_lanes", None)
+    if exited is None:
+        return
+    executing = (m.astype(np.uint32) << np.arange(32, dtype=np.uint32)).sum(axis=1, dtype=np.uint32)
+    named = np.bitwise_or.reduce(np.where(m, mk, np.uint32(0)), axis=1)
+    absent = named & ~np.asarray(exited[ws], np.uint32) & ~executing
+    if absent.any():  # lanes that only run on to exit are as good as exited (ptxas exits them there)
+        absent &= ~ctx.exiting_lanes(ws)
+    if not absent.any():
+        return
+    wi = int(np.flatnonzero(absent)[0])
+    lanes = [lane for lane in range(32) if int(absent[wi]) >> lane & 1]
+    shown = ", ".join(map(str, lanes[:8])) + (", ..." if len(lanes) > 8 else "")
+    first = np.zeros_like(m)
+    first[wi] = m[wi]
+    warn_once(ctx.lk.warned, "absent_members", (
+        f"{ins.full_opcode} in {ctx.where(ws, first)}: its member mask names lanes {shown} of the warp, "
+        f"which have not exited but do not execute it here (they wait on the other side of a divergent "
+        f"branch or are predicated off). On the GPU (sm_70+) the lanes that execute it wait for the named "
+        f"lanes to reach a .sync op with the same mask (ptxas's slow path pairs even two different shuffles) "
+        f"and the result is undefined where they never come; simgpu runs the two sides of a branch one after "
+        f"the other, so what this op exchanges with those lanes may differ from the GPU's. Reconverge the "
+        f"warp before it, or name only the lanes that execute it (__activemask())."))
 
 
 def _build_shfl(ins, link, o: Operands):

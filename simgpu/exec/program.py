@@ -76,6 +76,8 @@ def address_taken(module: Module) -> list[str]:
     return [n for n in funcs if n in seen]
 
 
+# warp-synchronous ops: a lane on its way to exit through one of these still takes part (quiet_exit)
+_SYNC_OPCODES = frozenset({"shfl", "vote", "match", "redux", "elect", "bar", "barrier"})
 _WRITE_OPCODES = frozenset({"st", "atom", "red", "cp", "mbarrier", "stmatrix", "sust", "sured", "multimem"})
 
 
@@ -167,6 +169,41 @@ class LinkedKernel:
                          or (ins.opcode == "wmma" and "store" in ins.mods)
                          or (ins.opcode in ("bar", "barrier") and "arrive" in ins.mods)
                          for ins in self.instructions] or [False], bool)
+
+    @cached_property
+    def quiet_exit(self) -> np.ndarray:
+        """Per pc: a thread there only runs on to its exit -- straight-line code (unconditional
+        branches followed) that writes no memory, waits at no barrier and calls nothing before an
+        exit or the entry's ret. ptxas exits such lanes where they branch away (`@P0 EXIT` for NVRTC's
+        `if (i >= n) return;`, whose PTX branches to a shared ret), so .sync ops do not wait for
+        them (exec/ops.py)."""
+        n = len(self.instructions)
+        memo: dict[int, bool] = {}
+        for start in range(n):
+            path, seen, pc = [], set(), start
+            while True:
+                if pc in memo:
+                    verdict = memo[pc]
+                    break
+                if not 0 <= pc < n or pc in seen:
+                    verdict = False
+                    break
+                seen.add(pc)
+                path.append(pc)
+                kind = self.kinds[pc]
+                if kind == EXIT and self.guard_reg[pc] < 0:
+                    verdict = True
+                    break
+                if kind == BRA and self.guard_reg[pc] < 0:
+                    pc = int(self.target[pc])
+                    continue
+                if kind != ALU or self.writes_memory[pc] or self.instructions[pc].opcode in _SYNC_OPCODES:
+                    verdict = False
+                    break
+                pc += 1
+            for q in path:
+                memo[q] = verdict
+        return np.array([memo[pc] for pc in range(n)], bool)
 
     @property
     def shared_dynamic_base(self) -> int:

@@ -345,16 +345,25 @@ def _shfl_step(k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_
 
 
 @njit(cache=True)
-def _own_lanes_ok(p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, sk, sv):
-    """Whether every active lane of a shfl.sync names itself in its member mask (exec/ops.py's
-    require_own_lane; the reference step reports the first that does not)."""
+def _members_ok(p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, sk, sv,
+                exited):
+    """Whether every active lane of a shfl.sync names itself in its member mask and the mask names no
+    live lane that does not execute it (exec/ops.py's require_own_lane: the reference step reports
+    the first lane that leaves itself out, and warns of the absent ones)."""
     M = np.empty(32, np.uint64)
     for j in range(k):
         w = sel[j]
         _fetch(sk[p, 3], sv[p, 3], w, regs, tid, ctaid, cta_of_warp, warp_in_cta, sm_of_warp, consts, M)
+        named = np.uint64(0)
+        executing = np.uint64(0)
         for lane in range(32):
-            if lanes_on[j, lane] and ((M[lane] >> np.uint64(lane)) & np.uint64(1)) == np.uint64(0):
-                return False
+            if lanes_on[j, lane]:
+                if ((M[lane] >> np.uint64(lane)) & np.uint64(1)) == np.uint64(0):
+                    return False
+                named |= M[lane] & np.uint64(0xFFFFFFFF)
+                executing |= np.uint64(1) << np.uint64(lane)
+        if named & ~np.uint64(exited[w]) & ~executing & np.uint64(0xFFFFFFFF):
+            return False
     return True
 
 
@@ -1041,9 +1050,9 @@ def run_wave(kinds, guard_reg, guard_neg, target, rpc_of, nat, d, mem, heap, ctl
         is_mem = op == N_LD or op == N_ST
         if is_mem and not _mem_ok(p, k, sel, lanes_on, regs, d, mem, cta_of_warp, acc_addr):
             return R_FALLBACK  # the reference step raises the fault with its message
-        if op == N_SHFL and not _own_lanes_ok(p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta,
-                                              sm_of_warp, consts, sk, sv):
-            return R_FALLBACK  # the reference step reports the lane its member mask leaves out
+        if op == N_SHFL and not _members_ok(p, k, sel, lanes_on, regs, tid, ctaid, cta_of_warp, warp_in_cta,
+                                            sm_of_warp, consts, sk, sv, exited):
+            return R_FALLBACK  # the reference step reports the lane its member mask leaves out, or warns
         if op == N_BRA and g >= 0:
             for j in range(k):
                 if sp[sel[j]] + 2 > depth:

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import time
-import warnings
 import weakref
 from dataclasses import dataclass
 
@@ -14,7 +12,7 @@ from numba.core import event
 
 from simgpu.arch import GPUConfig, get_preset
 from simgpu.core.engine import Engine
-from simgpu.errors import FidelityWarning, LaunchError
+from simgpu.errors import LaunchError, warn_once
 from simgpu.exec import wmma
 from simgpu.exec.program import LinkedKernel
 from simgpu.runtime.arrays import DeviceArray
@@ -230,18 +228,9 @@ def _check_launch_bounds(lk: LinkedKernel, cfg: GPUConfig, g: tuple, b: tuple, t
                           "(CUDA: cluster misconfiguration)")
 
 
-_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
 def _warn(lk, reason: str, message: str) -> None:
     """A FidelityWarning, once per linked kernel and reason, pointing at the user's line that launched."""
-    if reason in lk.warned:
-        return
-    lk.warned.add(reason)
-    level, frame = 2, sys._getframe(1)  # stacklevel 2: the caller of _warn
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
-        frame, level = frame.f_back, level + 1
-    warnings.warn(message, FidelityWarning, stacklevel=level)
+    warn_once(lk.warned, reason, message)
 
 
 def _warn_unsimulated(lk) -> None:

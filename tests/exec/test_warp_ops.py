@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -276,10 +278,14 @@ extern "C" __global__ void elect_sink(int* leader_out) {
 @pytest.mark.parametrize("mask, leader", [(0xFFFFFFFF, 3), (0xFFFFFFF0, 4), (0x00F00000, 20), (0x00F00003, 20)])
 def test_elect_sync_picks_the_lowest_active_named_lane(engine, mask, leader):
     """sm_90 `elect.sync d|p, membermask`: d = the leader's lane id in every active lane, p true in
-    the leader only (PTX ISA); inactive lanes (0-2 here, named or not) cannot be elected."""
+    the leader only (PTX ISA); inactive lanes (0-2 here, named or not) cannot be elected. A mask
+    naming them (live lanes that do not execute it: undefined on the GPU) warns."""
     mod = sg.RawModule(code=ELECT)
     lane, lead = sg.zeros(32, np.uint32), sg.zeros(32, np.int32)
-    mod.get_function("elect")((1,), (32,), (lane, lead, np.uint32(mask)), engine=engine)
+    with warnings.catch_warnings(record=True) as rec:
+        warnings.simplefilter("always")
+        mod.get_function("elect")((1,), (32,), (lane, lead, np.uint32(mask)), engine=engine)
+    assert len(_absent_warnings(rec)) == (1 if mask & 0b111 else 0)
     runs = ((mask >> np.arange(32)) & 1).astype(bool) & (np.arange(32) >= 3)
     want_lane = np.where(runs, leader, 99).astype(np.uint32)
     np.testing.assert_array_equal(lane.get(), want_lane)
@@ -352,3 +358,97 @@ def test_a_partial_mask_of_the_lanes_that_run_is_fine(engine):
     want = np.zeros(64, np.int32)
     want[:16], want[32:48] = 0, 96
     np.testing.assert_array_equal(out.get(), want)
+
+
+ABSENT = r"""
+extern "C" __global__ void split_shuffles(const int* x, int* out) {
+    // both sides of a divergent branch shuffle with the full mask: defined on sm_70+, where the GPU
+    // pairs the two shuffles; simgpu runs each side alone
+    int lane = threadIdx.x % 32, v;
+    if (lane & 1) v = __shfl_sync(0xffffffffu, x[threadIdx.x], 0);
+    else v = __shfl_sync(0xffffffffu, 2 * x[threadIdx.x], 1);
+    out[threadIdx.x] = v;
+}
+extern "C" __global__ void tail_reduce(const int* x, int* out, int n) {
+    // the classic slip: lanes past n skip the shuffles but stay alive (undefined on the GPU)
+    int i = threadIdx.x, v = 0;
+    if (i < n) {
+        v = x[i];
+        for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);
+    }
+    out[i] = v;
+}
+extern "C" __global__ void exited_tail(const int* x, int* out, int n) {
+    // the lanes past n have exited: the others' full mask is fine
+    int i = threadIdx.x;
+    if (i >= n) return;
+    int v = x[i];
+    v += __shfl_xor_sync(0xffffffffu, v, 1);
+    out[i] = v;
+}
+extern "C" __global__ void divergent_ballot(const int* x, int* out) {
+    unsigned b = 0;
+    if (threadIdx.x < 8) b = __ballot_sync(0xffffffffu, x[threadIdx.x] > 0);
+    out[threadIdx.x] = (int)b;
+}
+extern "C" __global__ void divergent_syncwarp(int* out) {
+    __shared__ int s[32];
+    int lane = threadIdx.x;
+    if (lane < 16) { s[lane] = lane; __syncwarp(); out[lane] = s[lane + 16]; }
+    else { s[lane] = lane; __syncwarp(); out[lane] = s[lane - 16]; }
+}
+"""
+
+
+def _absent_warnings(rec) -> list[str]:
+    return [str(w.message) for w in rec if issubclass(w.category, sg.FidelityWarning)
+            and "have not exited but do not execute it" in str(w.message)]
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+@pytest.mark.parametrize("kernel, args, lanes", [
+    ("split_shuffles", (), "lanes 1, 3, 5, 7, 9, 11, 13, 15, ..."),
+    ("tail_reduce", (np.int32(20),), "lanes 20, 21, 22, 23, 24, 25, 26, 27, ..."),
+    ("divergent_ballot", (), "lanes 8, 9, 10, 11, 12, 13, 14, 15, ..."),
+    ("divergent_syncwarp", None, "lanes 16, 17, 18, 19, 20, 21, 22, 23, ..."),
+])
+def test_a_member_mask_naming_live_lanes_that_do_not_run_it_warns(engine, kernel, args, lanes):
+    """A .sync op whose mask names lanes that are alive but wait on the other side of a branch: the
+    GPU (sm_70+) makes them meet, or leaves the result undefined; simgpu runs the sides one after the
+    other, and says so once per kernel and line, naming the op, the lanes, the block and thread."""
+    mod = sg.RawModule(code=ABSENT)
+    x, out = sg.asarray(np.arange(32, dtype=np.int32) + 1), sg.zeros(32, np.int32)
+    call = (out,) if args is None else (x, out, *args)
+    with pytest.warns(sg.FidelityWarning) as rec:
+        mod.get_function(kernel)((1,), (32,), call, engine=engine)
+    msgs = _absent_warnings(rec)
+    assert len(msgs) == 1, msgs
+    assert lanes in msgs[0] and f"kernel {kernel}" in msgs[0] and "block (0, 0, 0), thread (" in msgs[0], msgs[0]
+    assert "__activemask()" in msgs[0]
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_exited_lanes_and_named_subsets_do_not_warn(engine, recwarn):
+    mod = sg.RawModule(code=ABSENT + OWN_LANE)
+    x, out = sg.asarray(np.arange(64, dtype=np.int32) + 1), sg.zeros(64, np.int32)
+    mod.get_function("exited_tail")((1,), (64,), (x, out, np.int32(21)), engine=engine)
+    got = out.get()
+    np.testing.assert_array_equal(got[:20], (x.get()[:20] + x.get()[np.arange(20) ^ 1]))
+    mod.get_function("half_warp_shfl")((1,), (64,), (x, out), engine=engine)
+    assert not _absent_warnings(recwarn.list)
+
+
+def test_the_warning_leaves_the_results_as_they_were():
+    """Both engines give the same values with the warning (the IPDOM order's answer, not the GPU's:
+    each side of split_shuffles runs with only its own lanes active)."""
+    mod = sg.RawModule(code=ABSENT)
+    x = np.arange(32, dtype=np.int32) + 1
+    outs = []
+    for engine in ("reference", "fast"):
+        out = sg.zeros(32, np.int32)
+        with warnings.catch_warnings(record=True) as rec:
+            warnings.simplefilter("always")
+            mod.get_function("split_shuffles")((1,), (32,), (sg.asarray(x), out), engine=engine)
+        assert len(_absent_warnings(rec)) == (1 if engine == "reference" else 0)  # once per kernel
+        outs.append(out.get())
+    np.testing.assert_array_equal(outs[0], outs[1])
