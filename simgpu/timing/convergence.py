@@ -35,6 +35,10 @@ from simgpu.frontend.cfg import build_cfg
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 
 _WARP_WIDE = {"vote", "redux", "activemask"}  # one result for the whole warp
+# special registers one warp reads as one value besides the CTA-wide ones: its SM, its warp slot and
+# the clocks, read by the whole warp at once (ptxas guards no shuffle under a branch or loop on
+# them: tests/timing/test_convergence.py smid_if, warpid_if, clock_if, clock64_loop, globaltimer_if)
+_WARP_SPECIALS = _UNIFORM_SPECIALS + ("%smid", "%warpid", "%clock", "%globaltimer")
 _ALWAYS_VARYING = {"atom", "red", "match", "elect", "call"}
 _END = (EXIT, RET, TRAP)
 
@@ -43,7 +47,7 @@ def _operand_uniform(op, varying: set[str]) -> bool:
     if isinstance(op, (Imm, Sym)) or op is None:
         return True
     if isinstance(op, Special):
-        return op.name.startswith(_UNIFORM_SPECIALS)
+        return op.name.startswith(_WARP_SPECIALS)
     if isinstance(op, Reg):
         return op.name.lstrip("!") not in varying
     if isinstance(op, Addr):

@@ -14,6 +14,14 @@ from simgpu.timing.convergence import divergent_pcs, guarded_shuffles
 from simgpu.timing.isa import build_static, scheduled_blocks
 
 LOOP = "for (int k = 0; k < {m}; ++k) s += __shfl_down_sync(~0u, x[k * 64 + t], 1);"
+
+
+def _special(ptx_type: str, name: str) -> str:
+    """CUDA C that reads special register %name into r (inline PTX)."""
+    ctype, con = ("unsigned long long", "l") if ptx_type == "u64" else ("unsigned", "r")
+    return f'{ctype} r; asm volatile("mov.{ptx_type} %0, %%{name};" : "={con}"(r)); '
+
+
 # name: (body, whether ptxas guards a SHFL of it: NVRTC 13 + its ptxas for sm_90)
 PROBES = {
     # uniform trip counts: a parameter, %ntid, loads from a uniform address, an idx shuffle, a ballot
@@ -66,6 +74,14 @@ PROBES = {
                      "s = c;", False),
     "worklist": ("while (true) { int c = 0; if ((threadIdx.x & 31) == 0) c = atomicAdd(lens, 1); "
                  "c = __shfl_sync(~0u, c, 0); if (c >= n) break; s += x[c]; }", False),
+    # special registers a warp reads as one value: its SM, its warp slot, the clocks (%laneid varies)
+    "smid_if": (_special("u32", "smid") + "if (r & 1) s += __shfl_down_sync(~0u, x[t], 1);", False),
+    "warpid_if": (_special("u32", "warpid") + "if (r & 1) s += __shfl_down_sync(~0u, x[t], 1);", False),
+    "smid_loop": (_special("u32", "smid") + "int m = r & 7; " + LOOP.format(m="m"), False),
+    "clock_if": ("if (clock() & 1) s += __shfl_down_sync(~0u, x[t], 1);", False),
+    "clock64_loop": ("int m = clock64() & 7; " + LOOP.format(m="m"), False),
+    "globaltimer_if": (_special("u64", "globaltimer") + "if (r & 1) s += __shfl_down_sync(~0u, x[t], 1);", False),
+    "laneid_if": (_special("u32", "laneid") + "if (r < 16) s += __shfl_down_sync(~0u, x[t], 1);", True),
 }
 
 
