@@ -1078,9 +1078,10 @@ def _warn_absent_members(ctx, ws, m: np.ndarray, mk: np.ndarray, ins) -> None:
     """A .sync op whose member mask names lanes that are alive but do not execute it here (they
     wait on the other side of a divergent branch, or are predicated off). On sm_70+ the GPU holds
     the executing lanes until every named lane that has not exited reaches a .sync op with the
-    same mask -- ptxas's slow path (BRA.DIV -> WARPSYNC.COLLECTIVE) even pairs lanes of two
-    different shuffles -- and where they never come the result is undefined (CUDA C Programming
-    Guide, warp shuffle and vote functions). simgpu runs the two sides of a divergent branch one
+    same mask -- ptxas's slow path (BRA.DIV -> WARPSYNC.COLLECTIVE) pairs even lanes of two
+    different shuffles or ballots in the two arms of an if (measured on an H100:
+    benchmarks/microbench/sync_pairing) -- and where they never come the result is undefined (CUDA
+    C Programming Guide, warp shuffle and vote functions). simgpu runs the two sides of a divergent branch one
     after the other (IPDOM), so what the op exchanges with those lanes may differ from the GPU's:
     warned once per kernel (a FidelityWarning; the launch goes on as before). Lanes waiting to run
     only on to their exit count as exited: ptxas exits them where they branch away."""
@@ -1103,7 +1104,8 @@ def _warn_absent_members(ctx, ws, m: np.ndarray, mk: np.ndarray, ins) -> None:
         f"{ins.full_opcode} in {ctx.where(ws, first)}: its member mask names lanes {shown} of the warp, "
         f"which have not exited but do not execute it here (they wait on the other side of a divergent "
         f"branch or are predicated off). On the GPU (sm_70+) the lanes that execute it wait for the named "
-        f"lanes to reach a .sync op with the same mask (ptxas's slow path pairs even two different shuffles) "
+        f"lanes to reach a .sync op with the same mask (an H100 pairs even the shuffles or ballots of "
+        f"the two arms of an if) "
         f"and the result is undefined where they never come; simgpu runs the two sides of a branch one after "
         f"the other, so what this op exchanges with those lanes may differ from the GPU's. Reconverge the "
         f"warp before it, or name only the lanes that execute it (__activemask())."))
