@@ -47,6 +47,8 @@ import numpy as np
 from simgpu.core import dispatch
 from simgpu.core.wave import WaveContext
 from simgpu.errors import KernelRuntimeError
+from simgpu.exec.ops import run_paired
+from simgpu.exec.program import _SYNC_OPCODES as _SYNC_OPS
 from simgpu.exec.program import ALU, BAR, BRA, CALL, EXIT, RET, TRAP, IndirectCallSite, LinkedKernel
 
 LANE_BITS = np.uint32(1) << np.arange(32, dtype=np.uint32)
@@ -293,6 +295,11 @@ class Engine:
         """Issue the instruction at pc p for the ready warps `sel` (one vectorised step)."""
         ctx = self.ctx
         lk = self.lk
+        parts = getattr(lk.execs[p], "sync_parts", None)
+        if parts is not None and lk.guard_reg[p] < 0:
+            sel = self.pair_sync(p, sel, parts)
+            if not len(sel):
+                return
         stats = self.stats
         k = len(sel)
         ws = slice(int(sel[0]), int(sel[-1]) + 1) if sel[-1] - sel[0] + 1 == k else sel
@@ -352,6 +359,71 @@ class Engine:
                             "RawModule(..., enable_cooperative_groups=True) or launch(..., cooperative=True))")
                 raise KernelRuntimeError(f"trap executed in {ctx.where(ws, m)}{hint}")
             self.advance(p, sel)
+
+    # ---------------------------------------------------------------------------- .sync pairing
+    def pair_sync(self, p: int, sel: np.ndarray, parts) -> np.ndarray:
+        """Warp-synchronous ops in the two arms of a divergent branch meet, as on the GPU (sm_70+:
+        ptxas's WARPSYNC.COLLECTIVE; benchmarks/microbench/sync_pairing, an H100): where the
+        .sync op at p names lanes of the sibling path waiting on top of the SIMT stack (same
+        reconvergence point), the warp either switches to that path until it reaches its own .sync
+        op (the current path waits at p on the stack), or, if the sibling already stands at one of
+        the same kind (opcode and qualifiers), runs both instructions' lanes as one op
+        (exec/ops.py run_paired) and moves both paths past them. Returns the warps of `sel` left
+        to issue p as usual."""
+        lk, ctx = self.lk, self.ctx
+        live = ~self.exited[sel]
+        cand = np.flatnonzero((self.mask[sel] != live) & (self.sp[sel] > 0))
+        if not len(cand):
+            return sel
+        keep = np.ones(len(sel), bool)
+        ins_p = lk.instructions[p]
+        for i in cand:
+            w = int(sel[i])
+            d = int(self.sp[w]) - 1
+            if self.st_rpc[w, d] != self.rpc[w] or self.st_pc[w, d] == self.rpc[w]:
+                continue  # the entry on top is not a sibling path (a reconvergence entry, a call)
+            sib = np.uint32(self.st_mask[w, d] & ~self.exited[w])
+            cur = np.uint32(self.mask[w])
+            ws = slice(w, w + 1)
+            m_cur = mask_to_bool(np.array([cur], np.uint32))
+            ctx.pc = p
+            mk = np.broadcast_to(np.asarray(parts.mask(ctx, ws)).astype(np.uint32), (1, 32))
+            named = np.bitwise_or.reduce(np.where(m_cur, mk, np.uint32(0)), axis=1)[0]
+            if not sib & named:
+                continue
+            q = int(self.st_pc[w, d])
+            other = getattr(lk.execs[q], "sync_parts", None) if lk.guard_reg[q] < 0 else None
+            if other is None and lk.instructions[q].opcode not in _SYNC_OPS:
+                # the sibling path runs first, up to its own .sync op; this one waits at p
+                self.st_pc[w, d], self.pc[w] = p, q
+                self.st_mask[w, d], self.mask[w] = cur, sib
+                keep[i] = False
+                continue
+            ins_q = lk.instructions[q]
+            if other is None or (ins_q.opcode, ins_q.mods) != (ins_p.opcode, ins_p.mods):
+                continue  # a .sync op of another kind: each runs alone (exec/ops.py warns)
+            m_sib = mask_to_bool(np.array([sib], np.uint32))
+            self._count_issue(p, w, cur)
+            self._count_issue(q, w, sib)
+            ctx.pc = p
+            run_paired(ctx, ws, parts, m_cur, other, m_sib)
+            self.stats.thread_inst_pred_on += int(popcount32(np.array([cur | sib], np.uint32))[0])
+            self.st_pc[w, d] = q + 1
+            keep[i] = False
+            self.advance(p, np.array([w], np.int64))
+        return sel[keep]
+
+    def _count_issue(self, p: int, w: int, lanes) -> None:
+        """The counters and trace entry of instruction p issued by warp w for `lanes` (pair_sync)."""
+        ctx, stats = self.ctx, self.stats
+        ctx.issued[w] += self.clock_step[p]
+        if self.trace is not None:
+            self.trace.add_step(p, ctx.warp_uid[[w]], np.array([lanes], np.uint32))
+        n = int(popcount32(np.array([lanes], np.uint32))[0])
+        stats.inst_executed += 1
+        stats.thread_inst_executed += n
+        stats.per_pc_warps[p] += 1
+        stats.per_pc_threads[p] += n
 
     # ------------------------------------------------------------------------------- SIMT stack
     def exiting_lanes(self, ws) -> np.ndarray:

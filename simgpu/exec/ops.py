@@ -19,6 +19,7 @@ Notes on what some instructions mean here:
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -1074,17 +1075,26 @@ def require_own_lane(ctx, ws, m: np.ndarray, mask, ins) -> None:
     _warn_absent_members(ctx, ws, m, mk, ins)
 
 
+def _require_names_itself(ctx, ws, m: np.ndarray, mask, ins) -> np.ndarray:
+    """require_own_lane's error alone (no warning); the mask as [k, 32] uint32."""
+    mk = np.broadcast_to(np.asarray(mask).astype(np.uint32), m.shape)
+    bad = m & ((mk & _LANE_BIT) == 0)
+    if bad.any():
+        require_own_lane(ctx, ws, m, mask, ins)
+    return mk
+
+
 def _warn_absent_members(ctx, ws, m: np.ndarray, mk: np.ndarray, ins) -> None:
-    """A .sync op whose member mask names lanes that are alive but do not execute it here (they
-    wait on the other side of a divergent branch, or are predicated off). On sm_70+ the GPU holds
-    the executing lanes until every named lane that has not exited reaches a .sync op with the
-    same mask -- ptxas's slow path (BRA.DIV -> WARPSYNC.COLLECTIVE) pairs even lanes of two
-    different shuffles or ballots in the two arms of an if (measured on an H100:
-    benchmarks/microbench/sync_pairing) -- and where they never come the result is undefined (CUDA
-    C Programming Guide, warp shuffle and vote functions). simgpu runs the two sides of a divergent branch one
-    after the other (IPDOM), so what the op exchanges with those lanes may differ from the GPU's:
-    warned once per kernel (a FidelityWarning; the launch goes on as before). Lanes waiting to run
-    only on to their exit count as exited: ptxas exits them where they branch away."""
+    """A .sync op whose member mask names lanes that are alive but do not execute it with it. On
+    sm_70+ the GPU holds the executing lanes until every named lane that has not exited reaches a
+    .sync op with the same mask -- ptxas's slow path (BRA.DIV -> WARPSYNC.COLLECTIVE) pairs even
+    the shuffles or ballots of the two arms of an if (an H100: benchmarks/microbench/sync_pairing),
+    and so does simgpu (core/engine.py pair_sync) -- and where they never come the result is
+    undefined (CUDA C Programming Guide, warp shuffle and vote functions): the lanes skip the op, an
+    arm reaches a .sync op of another kind (or match / redux / elect, which simgpu does not pair),
+    or the lanes are predicated off. Warned once per kernel (a FidelityWarning; simgpu runs the op
+    without them). Lanes waiting to run only on to their exit count as exited: ptxas exits them
+    where they branch away."""
     exited = getattr(ctx, "exited_lanes", None)
     if exited is None:
         return
@@ -1102,13 +1112,54 @@ def _warn_absent_members(ctx, ws, m: np.ndarray, mk: np.ndarray, ins) -> None:
     first[wi] = m[wi]
     warn_once(ctx.lk.warned, "absent_members", (
         f"{ins.full_opcode} in {ctx.where(ws, first)}: its member mask names lanes {shown} of the warp, "
-        f"which have not exited but do not execute it here (they wait on the other side of a divergent "
-        f"branch or are predicated off). On the GPU (sm_70+) the lanes that execute it wait for the named "
-        f"lanes to reach a .sync op with the same mask (an H100 pairs even the shuffles or ballots of "
-        f"the two arms of an if) "
-        f"and the result is undefined where they never come; simgpu runs the two sides of a branch one after "
-        f"the other, so what this op exchanges with those lanes may differ from the GPU's. Reconverge the "
-        f"warp before it, or name only the lanes that execute it (__activemask())."))
+        f"which have not exited but do not execute it with it (they skip it, wait at a .sync op of another "
+        f"kind or are predicated off). On the GPU (sm_70+) the lanes that execute it wait for the named lanes "
+        f"to reach a .sync op with the same mask (simgpu pairs the shuffles, votes and __syncwarp of the two "
+        f"arms of an if, as the GPU does) and the result is undefined where they never come; simgpu runs it "
+        f"without them, so what it exchanges with those lanes may differ from the GPU's. Reconverge the warp "
+        f"before it, or name only the lanes that execute it (__activemask())."))
+
+
+class SyncParts(NamedTuple):
+    """A warp-synchronous op cut in three, so that the engine can run the lanes of two such
+    instructions (the two arms of a divergent branch) as one op, each lane with its own
+    instruction's operands and destinations (core/engine.py, pairing): fetch(ctx, ws) -> the
+    operand arrays [k, 32]; compute(values, m, mask) -> what the op gives each lane; write(ctx, ws, m,
+    result); mask(ctx, ws) -> the member mask."""
+
+    ins: object
+    fetch: Callable
+    compute: Callable
+    write: Callable
+    mask: Callable
+
+
+def run_paired(ctx, ws, first: SyncParts, m1: np.ndarray, second: SyncParts, m2: np.ndarray) -> None:
+    """Two instructions of one .sync kind (same opcode and qualifiers) as one op of the warps `ws`:
+    lanes m1 run `first`, lanes m2 `second`, each lane contributing its own instruction's operands
+    (what the GPU's WARPSYNC.COLLECTIVE does with the two arms of an if: benchmarks/microbench/
+    sync_pairing). Each instruction's lanes must name themselves; lanes named by neither arm warn."""
+    mk1 = _require_names_itself(ctx, ws, m1, first.mask(ctx, ws), first.ins)
+    mk2 = _require_names_itself(ctx, ws, m2, second.mask(ctx, ws), second.ins)
+    m = m1 | m2
+    mk = np.where(m1, mk1, mk2)
+    _warn_absent_members(ctx, ws, m, mk, first.ins)
+    v1, v2 = first.fetch(ctx, ws), second.fetch(ctx, ws)
+    values = tuple(np.where(m1, np.broadcast_to(x1, m.shape), np.broadcast_to(x2, m.shape)) for x1, x2 in zip(v1, v2))
+    out = first.compute(values, m, mk)
+    first.write(ctx, ws, m1, out)
+    second.write(ctx, ws, m2, out)
+
+
+def _sync_op(parts: SyncParts, checked: bool = True):
+    """The closure of an unpaired .sync op from its parts (the member mask checked first)."""
+    def f(ctx, ws, m):
+        mask = parts.mask(ctx, ws)
+        if checked:
+            require_own_lane(ctx, ws, m, mask, parts.ins)
+        parts.write(ctx, ws, m, parts.compute(parts.fetch(ctx, ws), m, mask))
+    f.sync_parts = parts
+    return f
 
 
 def _build_shfl(ins, link, o: Operands):
@@ -1125,12 +1176,12 @@ def _build_shfl(ins, link, o: Operands):
     mm = o.src(rest[3], "b32") if "sync" in ins.mods and len(rest) > 3 else None
     lane = np.arange(32, dtype=np.int64)
 
-    def f(ctx, ws, m):
-        if mm is not None:
-            require_own_lane(ctx, ws, m, mm(ctx, ws), ins)
-        av = np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape)
-        bv = np.broadcast_to(np.asarray(b(ctx, ws)).astype(np.int64) & 0x1F, m.shape)
-        cv = np.broadcast_to(np.asarray(c(ctx, ws)).astype(np.int64), m.shape)
+    def fetch(ctx, ws):
+        return (np.asarray(a(ctx, ws), np.uint64), np.asarray(b(ctx, ws)).astype(np.int64) & 0x1F,
+                np.asarray(c(ctx, ws)).astype(np.int64))
+
+    def compute(values, m, mask):
+        av, bv, cv = (np.broadcast_to(x, m.shape) for x in values)
         segmask = (cv >> 8) & 0x1F
         cval = cv & 0x1F
         max_lane = (lane & segmask) | (cval & ~segmask)
@@ -1148,11 +1199,15 @@ def _build_shfl(ins, link, o: Operands):
             j = min_lane | (bv & ~segmask)
             pval = j <= max_lane
         j = np.where(pval, j, lane) & 31
-        val = np.take_along_axis(av, j, axis=1)
-        d(ctx, ws, m, val)
+        return np.take_along_axis(av, j, axis=1), pval
+
+    def write(ctx, ws, m, out):
+        d(ctx, ws, m, out[0])
         if p is not None:
-            p(ctx, ws, m, pval)
-    return f
+            p(ctx, ws, m, out[1])
+
+    parts = SyncParts(ins, fetch, compute, write, mm if mm is not None else (lambda ctx, ws: np.uint32(0xFFFFFFFF)))
+    return _sync_op(parts, checked=mm is not None)
 
 
 def _lane_members(mask, m: np.ndarray) -> np.ndarray:
@@ -1186,16 +1241,19 @@ def _build_vote(ins, link, o: Operands):
     mm = _membermask(ins, o, 2)
     d = o.dst(ops[0], "b32" if mode == "ballot" else "pred")
 
-    def f(ctx, ws, m):
-        v = np.broadcast_to(src(ctx, ws), m.shape)[:, None, :]
-        members = _checked_members(ctx, ws, m, mm, ins)
+    def fetch(ctx, ws):
+        return (np.asarray(src(ctx, ws), bool),)
+
+    def compute(values, m, mask):
+        v = np.broadcast_to(values[0], m.shape)[:, None, :]
+        members = _lane_members(mask, m)
         if mode == "ballot":
-            d(ctx, ws, m, _lane_bits(v & members))
-            return
+            return _lane_bits(v & members)
         every = np.all(v | ~members, axis=2)
         some = np.any(v & members, axis=2)
-        d(ctx, ws, m, every if mode == "all" else some if mode == "any" else every | ~some)
-    return f
+        return every if mode == "all" else some if mode == "any" else every | ~some
+
+    return _sync_op(SyncParts(ins, fetch, compute, lambda ctx, ws, m, out: d(ctx, ws, m, out), mm))
 
 
 def _build_elect(ins, link, o: Operands):
@@ -1528,7 +1586,8 @@ def _build(ins: Instruction, link) -> Exec:
         # bar.warp.sync (__syncwarp): the lanes of a warp that reach it run together here already,
         # and memory is sequentially consistent, so it has nothing left to do but check its mask
         mm = _membermask(ins, Operands(ins, link), 0)
-        return lambda ctx, ws, m: require_own_lane(ctx, ws, m, mm(ctx, ws), ins)
+        return _sync_op(SyncParts(ins, lambda ctx, ws: (), lambda values, m, mask: None,
+                                  lambda ctx, ws, m, out: None, mm))
     if ins.opcode in _NOOPS or (ins.opcode == "cp" and ins.mods[:1] == ("async",) and len(ins.mods) > 1
                                 and ins.mods[1] in ("commit_group", "wait_group", "wait_all")):
         return lambda ctx, ws, m: None

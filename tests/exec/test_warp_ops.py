@@ -407,15 +407,13 @@ def _absent_warnings(rec) -> list[str]:
 
 @pytest.mark.parametrize("engine", ["reference", "fast"])
 @pytest.mark.parametrize("kernel, args, lanes", [
-    ("split_shuffles", (), "lanes 1, 3, 5, 7, 9, 11, 13, 15, ..."),
     ("tail_reduce", (np.int32(20),), "lanes 20, 21, 22, 23, 24, 25, 26, 27, ..."),
     ("divergent_ballot", (), "lanes 8, 9, 10, 11, 12, 13, 14, 15, ..."),
-    ("divergent_syncwarp", None, "lanes 16, 17, 18, 19, 20, 21, 22, 23, ..."),
 ])
-def test_a_member_mask_naming_live_lanes_that_do_not_run_it_warns(engine, kernel, args, lanes):
-    """A .sync op whose mask names lanes that are alive but wait on the other side of a branch: the
-    GPU (sm_70+) makes them meet, or leaves the result undefined; simgpu runs the sides one after the
-    other, and says so once per kernel and line, naming the op, the lanes, the block and thread."""
+def test_a_member_mask_naming_live_lanes_that_never_come_warns(engine, kernel, args, lanes):
+    """A .sync op whose mask names lanes that are alive but never reach a .sync op of its kind (they
+    skip the if): undefined on the GPU; simgpu runs without them and says so once per kernel,
+    naming the op, the lanes, the block and thread."""
     mod = sg.RawModule(code=ABSENT)
     x, out = sg.asarray(np.arange(32, dtype=np.int32) + 1), sg.zeros(32, np.int32)
     call = (out,) if args is None else (x, out, *args)
@@ -438,17 +436,67 @@ def test_exited_lanes_and_named_subsets_do_not_warn(engine, recwarn):
     assert not _absent_warnings(recwarn.list)
 
 
-def test_the_warning_leaves_the_results_as_they_were():
-    """Both engines give the same values with the warning (the IPDOM order's answer, not the GPU's:
-    each side of split_shuffles runs with only its own lanes active)."""
+PAIRED = r"""
+extern "C" __global__ void split_xor(const int* x, int* out) {
+    int lane = threadIdx.x % 32, v;
+    if (lane & 1) v = __shfl_xor_sync(0xffffffffu, x[threadIdx.x], 1);
+    else v = __shfl_xor_sync(0xffffffffu, 1000 + x[threadIdx.x], 1);
+    out[threadIdx.x] = v;
+}
+extern "C" __global__ void split_ballot(const int* x, int* out) {
+    unsigned b;
+    if (threadIdx.x % 32 < 8) b = __ballot_sync(0xffffffffu, x[threadIdx.x] & 1);
+    else b = __ballot_sync(0xffffffffu, x[threadIdx.x] & 2);
+    out[threadIdx.x] = (int)b;
+}
+extern "C" __global__ void split_late(const int* x, int* out) {
+    // the odd arm works before its shuffle, the even arm shuffles at once: they still meet
+    int lane = threadIdx.x % 32, v = x[threadIdx.x];
+    if (lane & 1) { v = v * 3 + out[threadIdx.x + 64]; v = __shfl_sync(0xffffffffu, v, 0); }
+    else v = __shfl_sync(0xffffffffu, 2 * v, 1);
+    out[threadIdx.x] = v;
+}
+extern "C" __global__ void split_kinds(const int* x, int* out) {
+    // a shuffle in one arm, a ballot in the other: no pairing, both warn-worthy
+    int lane = threadIdx.x % 32, v;
+    if (lane & 1) v = __shfl_sync(0xffffffffu, x[threadIdx.x], 0);
+    else v = (int)__ballot_sync(0xffffffffu, x[threadIdx.x] & 1);
+    out[threadIdx.x] = v;
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_the_two_arms_of_an_if_meet_at_their_sync_ops_as_on_the_gpu(engine, recwarn):
+    """On sm_90 the shuffles or ballots of the two arms of a divergent if run as one op, each lane
+    with its own instruction's operands (an H100, benchmarks/microbench/sync_pairing: the expected
+    values below are its outputs for x[i] = 100 + i, in split_shuffles / split_xor / split_ballot)."""
+    x = np.arange(64, dtype=np.int32) + 100
+    mod = sg.RawModule(code=ABSENT + PAIRED)
+
+    def run(kernel):
+        out = sg.asarray(np.full(96, -7, np.int32))
+        mod.get_function(kernel)((1,), (32,), (sg.asarray(x), out), engine=engine)
+        return out.get()[:32]
+
+    assert run("split_shuffles").tolist() == [101, 200] * 16
+    assert run("split_xor").tolist() == [v for i in range(0, 32, 2) for v in (101 + i, 1100 + i)]
+    assert (run("split_ballot").view(np.uint32) == 0xCCCCCCAA).all()
+    late = run("split_late")
+    assert late[0::2].tolist() == [3 * 101 - 7] * 16 and late[1::2].tolist() == [200] * 16
+    assert not _absent_warnings(recwarn.list)
+    kinds = run("split_kinds")  # each arm alone: the odd lanes read lane 0's x (its register)
+    assert kinds[1::2].tolist() == [100] * 16
+    assert len(_absent_warnings(recwarn.list)) == 1
+
+
+def test_paired_arms_count_both_instructions_once():
+    """Pairing changes what the lanes exchange, not what the warp executes: each arm's instructions
+    are counted once, the same as without the other arm's lanes waiting."""
+    x = sg.asarray(np.arange(32, dtype=np.int32) + 100)
     mod = sg.RawModule(code=ABSENT)
-    x = np.arange(32, dtype=np.int32) + 1
-    outs = []
-    for engine in ("reference", "fast"):
-        out = sg.zeros(32, np.int32)
-        with warnings.catch_warnings(record=True) as rec:
-            warnings.simplefilter("always")
-            mod.get_function("split_shuffles")((1,), (32,), (sg.asarray(x), out), engine=engine)
-        assert len(_absent_warnings(rec)) == (1 if engine == "reference" else 0)  # once per kernel
-        outs.append(out.get())
-    np.testing.assert_array_equal(outs[0], outs[1])
+    out = sg.zeros(32, np.int32)
+    r = mod.get_function("split_shuffles")((1,), (32,), (x, out), engine="reference")
+    shfl = [row for row in r.per_pc if row["text"].startswith("shfl.sync")]
+    assert len(shfl) == 2 and all(row["warps"] == 1 for row in shfl)
+    assert sum(row["threads"] for row in shfl) == 32
