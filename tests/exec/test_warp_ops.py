@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -436,19 +437,10 @@ def test_exited_lanes_and_named_subsets_do_not_warn(engine, recwarn):
     assert not _absent_warnings(recwarn.list)
 
 
+# the kernels the H100 ran (split_shuffles, split_xor, split_ballot, ...), and two more below
+SYNC_PAIRING = (Path(__file__).resolve().parents[2] / "benchmarks" / "microbench" / "sync_pairing"
+                / "kernels.cu").read_text()
 PAIRED = r"""
-extern "C" __global__ void split_xor(const int* x, int* out) {
-    int lane = threadIdx.x % 32, v;
-    if (lane & 1) v = __shfl_xor_sync(0xffffffffu, x[threadIdx.x], 1);
-    else v = __shfl_xor_sync(0xffffffffu, 1000 + x[threadIdx.x], 1);
-    out[threadIdx.x] = v;
-}
-extern "C" __global__ void split_ballot(const int* x, int* out) {
-    unsigned b;
-    if (threadIdx.x % 32 < 8) b = __ballot_sync(0xffffffffu, x[threadIdx.x] & 1);
-    else b = __ballot_sync(0xffffffffu, x[threadIdx.x] & 2);
-    out[threadIdx.x] = (int)b;
-}
 extern "C" __global__ void split_late(const int* x, int* out) {
     // the odd arm works before its shuffle, the even arm shuffles at once: they still meet
     int lane = threadIdx.x % 32, v = x[threadIdx.x];
@@ -472,7 +464,7 @@ def test_the_two_arms_of_an_if_meet_at_their_sync_ops_as_on_the_gpu(engine, recw
     with its own instruction's operands (an H100, benchmarks/microbench/sync_pairing: the expected
     values below are its outputs for x[i] = 100 + i, in split_shuffles / split_xor / split_ballot)."""
     x = np.arange(64, dtype=np.int32) + 100
-    mod = sg.RawModule(code=ABSENT + PAIRED)
+    mod = sg.RawModule(code=SYNC_PAIRING + PAIRED)
 
     def run(kernel):
         out = sg.asarray(np.full(96, -7, np.int32))
