@@ -1091,7 +1091,7 @@ def _warn_absent_members(ctx, ws, m: np.ndarray, mk: np.ndarray, ins) -> None:
     the shuffles or ballots of the two arms of an if (an H100: benchmarks/microbench/sync_pairing),
     and so does simgpu (core/engine.py pair_sync) -- and where they never come the result is
     undefined (CUDA C Programming Guide, warp shuffle and vote functions): the lanes skip the op, an
-    arm reaches a .sync op of another kind (or match / redux / elect, which simgpu does not pair),
+    arm reaches a .sync op of another kind (or elect, which simgpu does not pair),
     or the lanes are predicated off. Warned once per kernel (a FidelityWarning; simgpu runs the op
     without them). Lanes waiting to run only on to their exit count as exited: ptxas exits them
     where they branch away."""
@@ -1114,10 +1114,11 @@ def _warn_absent_members(ctx, ws, m: np.ndarray, mk: np.ndarray, ins) -> None:
         f"{ins.full_opcode} in {ctx.where(ws, first)}: its member mask names lanes {shown} of the warp, "
         f"which have not exited but do not execute it with it (they skip it, wait at a .sync op of another "
         f"kind or are predicated off). On the GPU (sm_70+) the lanes that execute it wait for the named lanes "
-        f"to reach a .sync op with the same mask (simgpu pairs the shuffles, votes and __syncwarp of the two "
-        f"arms of an if, as the GPU does) and the result is undefined where they never come; simgpu runs it "
-        f"without them, so what it exchanges with those lanes may differ from the GPU's. Reconverge the warp "
-        f"before it, or name only the lanes that execute it (__activemask())."))
+        f"to reach a .sync op with the same mask (simgpu pairs the shuffles, votes, match, redux and "
+        f"__syncwarp of the two arms of an if, as the GPU does) and the result is undefined where they "
+        f"never come; simgpu runs it without them, so what it exchanges with those lanes may differ from "
+        f"the GPU's. Reconverge the warp before it, or name only the lanes that execute it "
+        f"(__activemask())."))
 
 
 class SyncParts(NamedTuple):
@@ -1288,18 +1289,24 @@ def _build_match(ins, link, o: Operands):
     a = o.raw_src(rest[0])
     mm = _membermask(ins, o, 3 if has_p else 2)
 
-    def f(ctx, ws, m):
-        v = np.broadcast_to(np.asarray(a(ctx, ws), np.uint64), m.shape)
-        members = _checked_members(ctx, ws, m, mm, ins)
+    def fetch(ctx, ws):
+        return (np.asarray(a(ctx, ws), np.uint64),)
+
+    def compute(values, m, mask):
+        v = np.broadcast_to(values[0], m.shape)
+        members = _lane_members(mask, m)
         same = (v[:, :, None] == v[:, None, :]) & members
         if mode == "any":
-            d(ctx, ws, m, _lane_bits(same))
-            return
+            return _lane_bits(same), None
         allsame = np.all(same | ~members, axis=2)
-        d(ctx, ws, m, np.where(allsame, _lane_bits(members), np.uint32(0)))
+        return np.where(allsame, _lane_bits(members), np.uint32(0)), allsame
+
+    def write(ctx, ws, m, out):
+        d(ctx, ws, m, out[0])
         if p is not None:
-            p(ctx, ws, m, allsame)
-    return f
+            p(ctx, ws, m, out[1])
+
+    return _sync_op(SyncParts(ins, fetch, compute, write, mm))
 
 
 def _build_redux(ins, link, o: Operands):
@@ -1310,9 +1317,12 @@ def _build_redux(ins, link, o: Operands):
     mm = _membermask(ins, o, 2)
     npdt = TYPE_INFO[t][0]
 
-    def f(ctx, ws, m):
-        v = np.broadcast_to(np.asarray(a(ctx, ws), npdt), m.shape)[:, None, :]
-        members = _checked_members(ctx, ws, m, mm, ins)
+    def fetch(ctx, ws):
+        return (np.asarray(a(ctx, ws), npdt),)
+
+    def compute(values, m, mask):
+        v = np.broadcast_to(values[0], m.shape)[:, None, :]
+        members = _lane_members(mask, m)
         if op == "add":
             r = np.where(members, v, 0).astype(np.int64 if is_signed(t) else np.uint64).sum(axis=2).astype(npdt)
         elif op in ("min", "max"):
@@ -1323,8 +1333,9 @@ def _build_redux(ins, link, o: Operands):
             fill = np.array(-1).astype(npdt) if op == "and" else npdt.type(0)  # all ones, any width
             fn = {"and": np.bitwise_and, "or": np.bitwise_or, "xor": np.bitwise_xor}[op]
             r = fn.reduce(np.where(members, v, fill), axis=2)
-        d(ctx, ws, m, np.asarray(r, npdt))
-    return f
+        return np.asarray(r, npdt)
+
+    return _sync_op(SyncParts(ins, fetch, compute, lambda ctx, ws, m, out: d(ctx, ws, m, out), mm))
 
 
 # PTX's SIMD video opcodes (timing/isa.py counts them as integer ALU instructions)

@@ -448,6 +448,18 @@ extern "C" __global__ void split_late(const int* x, int* out) {
     else v = __shfl_sync(0xffffffffu, 2 * v, 1);
     out[threadIdx.x] = v;
 }
+extern "C" __global__ void split_redux_match(const int* x, int* out) {
+    // every lane: the sum over both arms' operands, and which lanes hold the same value as it
+    int lane = threadIdx.x % 32, s;
+    unsigned same;
+    if (lane & 1) {
+        s = __reduce_add_sync(0xffffffffu, x[threadIdx.x]); same = __match_any_sync(0xffffffffu, lane & 2);
+    } else {
+        s = __reduce_add_sync(0xffffffffu, 2 * x[threadIdx.x]); same = __match_any_sync(0xffffffffu, lane & 6);
+    }
+    out[threadIdx.x] = s;
+    out[threadIdx.x + 32] = (int)same;
+}
 extern "C" __global__ void split_kinds(const int* x, int* out) {
     // a shuffle in one arm, a ballot in the other: no pairing, both warn-worthy
     int lane = threadIdx.x % 32, v;
@@ -474,6 +486,16 @@ def test_the_two_arms_of_an_if_meet_at_their_sync_ops_as_on_the_gpu(engine, recw
     assert run("split_shuffles").tolist() == [101, 200] * 16
     assert run("split_xor").tolist() == [v for i in range(0, 32, 2) for v in (101 + i, 1100 + i)]
     assert (run("split_ballot").view(np.uint32) == 0xCCCCCCAA).all()
+    def run_two(kernel):
+        out = sg.asarray(np.full(96, -7, np.int32))
+        mod.get_function(kernel)((1,), (32,), (sg.asarray(x), out), engine=engine)
+        return out.get()[:32], out.get()[32:64].view(np.uint32)
+
+    total, same = run_two("split_redux_match")
+    assert (total == x[1:32:2].sum() + 2 * x[0:32:2].sum()).all()
+    key = np.where(np.arange(32) & 1, np.arange(32) & 2, np.arange(32) & 6)
+    want = [sum(1 << j for j in range(32) if key[j] == key[i]) for i in range(32)]
+    assert same.tolist() == want
     late = run("split_late")
     assert late[0::2].tolist() == [3 * 101 - 7] * 16 and late[1::2].tolist() == [200] * 16
     assert not _absent_warnings(recwarn.list)
