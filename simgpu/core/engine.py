@@ -380,8 +380,8 @@ class Engine:
         for i in cand:
             w = int(sel[i])
             d = int(self.sp[w]) - 1
-            if self.st_rpc[w, d] != self.rpc[w] or self.st_pc[w, d] == self.rpc[w]:
-                continue  # the entry on top is not a sibling path (a reconvergence entry, a call)
+            if self.st_rpc[w, d] != self.rpc[w] or self.st_pc[w, d] == self.rpc[w] or self.st_frame[w, d] >= 0:
+                continue  # the entry on top is not a sibling path (a reconvergence entry, a call's return)
             sib = np.uint32(self.st_mask[w, d] & ~self.exited[w])
             cur = np.uint32(self.mask[w])
             ws = slice(w, w + 1)
