@@ -1064,15 +1064,9 @@ def require_own_lane(ctx, ws, m: np.ndarray, mask, ins) -> None:
     """A warp-synchronous op (shfl / vote / match / redux / elect .sync, bar.warp.sync) whose
     member mask leaves out a lane that executes it is undefined on the GPU (PTX ISA; the real
     result depends on the chip: a mask of 0xd on a full warp still shuffles among all 32 lanes on
-    a V100). Report the first such lane rather than invent an answer."""
-    mk = np.broadcast_to(np.asarray(mask).astype(np.uint32), m.shape)
-    bad = m & ((mk & _LANE_BIT) == 0)
-    if bad.any():
-        wi, li = np.argwhere(bad)[0]
-        raise KernelRuntimeError(
-            f"{ins.full_opcode}: the member mask 0x{int(mk[wi, li]):08x} of lane {li} leaves out lane {li}, "
-            f"which executes it (undefined behaviour on the GPU: a lane must name itself) in {ctx.where(ws, bad)}")
-    _warn_absent_members(ctx, ws, m, mk, ins)
+    a V100). Report the first such lane rather than invent an answer; warn of named lanes that do
+    not take part (_warn_absent_members)."""
+    _warn_absent_members(ctx, ws, m, _require_names_itself(ctx, ws, m, mask, ins), ins)
 
 
 def _require_names_itself(ctx, ws, m: np.ndarray, mask, ins) -> np.ndarray:
@@ -1080,7 +1074,10 @@ def _require_names_itself(ctx, ws, m: np.ndarray, mask, ins) -> np.ndarray:
     mk = np.broadcast_to(np.asarray(mask).astype(np.uint32), m.shape)
     bad = m & ((mk & _LANE_BIT) == 0)
     if bad.any():
-        require_own_lane(ctx, ws, m, mask, ins)
+        wi, li = np.argwhere(bad)[0]
+        raise KernelRuntimeError(
+            f"{ins.full_opcode}: the member mask 0x{int(mk[wi, li]):08x} of lane {li} leaves out lane {li}, "
+            f"which executes it (undefined behaviour on the GPU: a lane must name itself) in {ctx.where(ws, bad)}")
     return mk
 
 
@@ -1153,13 +1150,16 @@ def run_paired(ctx, ws, first: SyncParts, m1: np.ndarray, second: SyncParts, m2:
 
 
 def _sync_op(parts: SyncParts, checked: bool = True):
-    """The closure of an unpaired .sync op from its parts (the member mask checked first)."""
+    """The closure of an unpaired op from its parts. A .sync form (`checked`) has its member mask
+    checked first and may pair with its twin in the other arm of an if (core/engine.py); the old
+    forms without .sync (shfl, vote) take only the lanes that run them, as before sm_70."""
     def f(ctx, ws, m):
         mask = parts.mask(ctx, ws)
         if checked:
             require_own_lane(ctx, ws, m, mask, parts.ins)
         parts.write(ctx, ws, m, parts.compute(parts.fetch(ctx, ws), m, mask))
-    f.sync_parts = parts
+    if checked:
+        f.sync_parts = parts
     return f
 
 
@@ -1254,7 +1254,8 @@ def _build_vote(ins, link, o: Operands):
         some = np.any(v & members, axis=2)
         return every if mode == "all" else some if mode == "any" else every | ~some
 
-    return _sync_op(SyncParts(ins, fetch, compute, lambda ctx, ws, m, out: d(ctx, ws, m, out), mm))
+    return _sync_op(SyncParts(ins, fetch, compute, lambda ctx, ws, m, out: d(ctx, ws, m, out), mm),
+                    checked="sync" in ins.mods)
 
 
 def _build_elect(ins, link, o: Operands):
