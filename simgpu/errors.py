@@ -18,6 +18,7 @@ class CompileError(SimGPUError):
 
     def __init__(self, message: str, log: str = "") -> None:
         super().__init__(f"{message}\n{log}".rstrip())
+        self.message = message
         self.log = log
 
 

@@ -2,16 +2,26 @@
 
 NVRTC needs no GPU and no driver. Compiled PTX is cached on disk, keyed by the source, the
 options and the NVRTC version, so a second launch of the same kernel costs nothing.
+
+NVRTC itself can crash on valid code (NVRTC 13.5 dies with SIGSEGV on a cluster kernel whose
+loop reads through `cond ? cl.map_shared_rank(p, r) : p`: benchmarks/microbench/dsmem), which
+would take the user's Python process with it, without a word. So where the platform can fork, an
+uncached compile runs in a forked child (a few milliseconds against NVRTC's 0.1-1 s), and a crash
+there is a CompileError naming the signal, the source and the NVRTC version.
 """
 
 from __future__ import annotations
 
 import ctypes
+import faulthandler
 import glob
 import hashlib
 import json
 import os
+import pickle
+import signal
 import sys
+import warnings
 from functools import lru_cache
 from pathlib import Path
 
@@ -210,7 +220,7 @@ def _cached(source: str, opts: tuple[str, ...], name: str, output: str, use_cach
     if use_cache and path.exists() and (not name_expressions or names_path.exists()):
         lowered = json.loads(names_path.read_text()) if name_expressions else {}
         return path.read_bytes(), lowered
-    data, lowered = _compile_uncached(source, opts, name, output, name_expressions)
+    data, lowered = _compile_isolated(source, opts, name, output, name_expressions)
     if use_cache:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -226,6 +236,53 @@ def _write_atomically(path: Path, data: bytes) -> None:
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_bytes(data)
     tmp.replace(path)
+
+
+def _compile_isolated(source: str, options: tuple[str, ...], name: str, output: str = "ptx",
+                      name_expressions: tuple[str, ...] = ()) -> tuple[bytes, dict[str, str]]:
+    """_compile_uncached in a forked child, so that NVRTC crashing (a signal) is a CompileError
+    here rather than the end of this process (module docstring); in-process where there is no fork."""
+    if not hasattr(os, "fork"):
+        return _compile_uncached(source, options, name, output, name_expressions)
+    _library()  # loaded (or its absence reported) here, once, not in every child
+    read_end, write_end = os.pipe()
+    with warnings.catch_warnings():  # Python 3.12+ warns on forking a process with threads (numba's)
+        warnings.simplefilter("ignore", DeprecationWarning)
+        pid = os.fork()
+    if pid == 0:  # the child: compile, send the result or the error back, and leave at once
+        code = 0
+        try:
+            faulthandler.disable()  # a crash is reported by the parent, not dumped here
+            os.close(read_end)
+            try:
+                reply = ("ok", _compile_uncached(source, options, name, output, name_expressions))
+            except CompileError as e:
+                reply = ("error", (e.message, e.log))
+            except BaseException as e:  # noqa: BLE001 - anything else goes back to the parent as text
+                reply = ("error", (f"NVRTC compile of {name} failed: {type(e).__name__}: {e}", ""))
+            with os.fdopen(write_end, "wb") as f:
+                f.write(pickle.dumps(reply))
+        except BaseException:  # noqa: BLE001 - the child must never return into the caller's code
+            code = 1
+        os._exit(code)
+    os.close(write_end)
+    with os.fdopen(read_end, "rb") as f:
+        payload = f.read()
+    _, status = os.waitpid(pid, 0)
+    if os.WIFSIGNALED(status) or not payload:
+        sig = os.WTERMSIG(status) if os.WIFSIGNALED(status) else None
+        what = f"signal {signal.Signals(sig).name}" if sig else f"exit status {os.WEXITSTATUS(status)}"
+        major, minor = nvrtc_version()
+        raise CompileError(
+            f"NVRTC {major}.{minor} crashed ({what}) while compiling {name} to {output} with options "
+            f"{' '.join(options)}: a bug in NVRTC itself, which a valid kernel can hit. Rewriting the "
+            "construct it chokes on usually avoids it (NVRTC 13.5: a loop that reads through "
+            "`cond ? cluster.map_shared_rank(p, r) : p`; map_shared_rank(p, cond ? r : own_rank) "
+            "compiles), or another NVRTC (SIMGPU_NVRTC=/path/to/libnvrtc.so).")
+    kind, value = pickle.loads(payload)
+    if kind == "error":
+        raise CompileError(*value)
+    return value
 
 
 def _compile_uncached(source: str, options: tuple[str, ...], name: str, output: str = "ptx",
