@@ -299,7 +299,12 @@ class WaveContext:
             # lanes in another CTA's shared memory (distributed shared memory) are not LSU shared
             # accesses of this SM: the H200 counted neither their instructions nor their wavefronts
             # (validation/clusters)
-            m = m & self._own_cta(ws, addr)
+            own = self._own_cta(ws, addr)
+            if self.trace is not None:
+                remote = int((m & ~own).any(axis=1).sum())
+                if remote:
+                    self.trace.dsmem_accesses[self.pc] = self.trace.dsmem_accesses.get(self.pc, 0) + remote
+            m = m & own
             rows = m.any(axis=1)
             if not rows.any():
                 return

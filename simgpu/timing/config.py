@@ -192,6 +192,26 @@ class TimingConfig:
     # -> about 12.7 + 2.0 per warp of the CTA (least squares over the three points)
     bar_base_cycles: float = 12.7
     bar_per_warp_cycles: float = 2.0
+    # a thread-block cluster's barrier (cg::this_cluster().sync(): barrier.cluster.arrive + .wait,
+    # which ptxas makes MEMBAR.ALL.GPU, ERRBAR, CGAERRBAR, UCGABAR_ARV, UCGABAR_WAIT, CCTL.IVALL):
+    # benchmarks/microbench/dsmem, cl.sync() back to back, 748 cycles a barrier with one warp per CTA
+    # in clusters of 2 (761 / 802 in clusters of 4 / 8, 790 / 841 with 8 warps, 916 with 132 CTAs),
+    # against bar.sync's 15.6; measured on an H100 (GPU-bdd47bd3, 2026-12-07: the same GH100 SM and
+    # SM-to-SM network as the H200's). The wait releases this much later than a CTA barrier would.
+    lat_cluster_barrier: int = 732
+    # ---------------------------------------------------------------- distributed shared memory
+    # a load from another CTA's shared memory (ld.shared::cluster / a map_shared_rank pointer):
+    # dsmem chase_remote 193.8 cycles a step against 34.8 for the same chain through the CTA's own
+    # memory by mapa (H100, as above); the replay spends 10 cycles of each step on the chain's
+    # address arithmetic (its own chain: 23 + 10), so 184.
+    lat_dsmem: int = 184
+    # ... and an SM sends such accesses at this many cycles per warp instruction (dsmem stream_remote,
+    # 8 warps of 32 coalesced 4-byte loads: 9.9 cycles, 10.6 with all 132 SMs busy, against 2.9 for
+    # its own memory; atomics_remote, 32 lanes on 32 words: 93.8 against 4.0). The replay keeps it
+    # as each sub-partition's LSU issue interval, times the 4 sub-partitions: the SM's rate when all
+    # four send (slower than the GPU where fewer do).
+    dsmem_cycles_per_load: float = 9.9
+    dsmem_cycles_per_atomic: float = 93.8
 
     # ---------------------------------------------------------------- memory latencies (cycles)
     lat_shared: int = 23  # latency_shared_cycles 23.0 (LDS pointer chase)

@@ -138,8 +138,9 @@ def _num_dst(ins) -> int:
 def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
     """-> (K_*, pipe, latency, issue interval, scoreboard class)"""
     op, mods = ins.opcode, ins.mods
-    if kind == BAR:
-        return K_BAR, P_BRANCH, 0, cfg.ii_branch, SB_WAIT
+    if kind == BAR:  # a cluster's wait releases lat_cluster_barrier later (replay.py)
+        return K_BAR, P_BRANCH, cfg.lat_cluster_barrier if "cluster" in ins.mods and "wait" in ins.mods else 0, \
+            cfg.ii_branch, SB_WAIT
     if kind in (EXIT, RET):
         return K_EXIT, P_BRANCH, 0, cfg.ii_branch, SB_WAIT
     if kind in (BRA, CALL, TRAP):

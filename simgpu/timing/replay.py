@@ -808,7 +808,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
                         if disp_time > cta_end[c] and next_cta < C:
                             disp_time = float(cta_end[c])
                 if bar_arrived[c] > 0 and bar_arrived[c] >= live[c]:
-                    rel = t + bar_lat
+                    rel = t + bar_lat + (lat[pc] if k == K_BAR else 0)  # a cluster barrier's extra (isa.classify)
                     for i in range(cta_nwarps[c]):
                         s2 = cta_slot * wpc + i
                         z2 = sm * n_sub * nq + zoff[s2]
