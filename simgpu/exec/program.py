@@ -650,6 +650,26 @@ def _written_regs(ins: Instruction) -> list[str]:
     return []
 
 
+def calls_slow_path(ins: Instruction) -> bool:
+    """Whether ptxas compiles this PTX op to a fast path, a test and a branch around a call to a
+    slow-path subroutine (`@!P0 BRA` around `CALL.REL.NOINC`): IEEE-rounded f32 / f64 div, sqrt and
+    rcp (not .approx, not div.full) and 64-bit integer div / rem (benchmarks/microbench/sass_ops'
+    SASS: 32 CALL.REL for 32 copies of each). The branch ends a SASS basic block there."""
+    mods = ins.mods
+    is_float = any(m in ("f32", "f16", "f16x2", "bf16", "bf16x2", "ftz", "f64") for m in mods)
+    if ins.opcode in ("div", "sqrt", "rcp") and is_float:
+        return "approx" not in mods and "full" not in mods
+    return ins.opcode in ("div", "rem") and not is_float and any(m in ("u64", "s64", "b64") for m in mods)
+
+
+def _cuts_vector_group(ins: Instruction, cls: str | None) -> bool:
+    """Whether no shared load after `ins` fuses with one before it: a barrier, call or exit, a
+    shared store or atomic, or an op ptxas branches around to a slow path (calls_slow_path:
+    validation/typical23 pair_min_dist, whose `if (..) best = fminf(best, sqrtf(..))` after each
+    float2 load kept every LDS.64 apart in the SASS, 2,097,152 shared loads on the GPU)."""
+    return ins.opcode in _CUTS_VECTOR_GROUPS or cls in _CUTTING_CLASSES or calls_slow_path(ins)
+
+
 def _equivalent_successor(cfg, preds: list[set[int]], b: int, instrs: list[Instruction],
                           mem_class: list[str | None]) -> tuple[int, set[str]] | None:
     """The block that runs exactly when block b runs, with the same lanes, and what lies between.
@@ -671,7 +691,7 @@ def _equivalent_successor(cfg, preds: list[set[int]], b: int, instrs: list[Instr
     written: set[str] = set()
     for pc in range(cfg.ends[b], cfg.starts[ip]):
         ins = instrs[pc]
-        if ins.opcode in _CUTS_VECTOR_GROUPS or mem_class[pc] in _CUTTING_CLASSES:
+        if _cuts_vector_group(ins, mem_class[pc]):
             return None
         written.update(_written_regs(ins))
     return ip, written
@@ -691,7 +711,8 @@ def find_vector_groups(instrs: list[Instruction], lo: int, cfg,
     loads to the first and fuses them (paged_decode's merge loop tests warp_l[w] > 0 for w = 0..3
     in turn: the H200 ran 320 shared-load instructions where the PTX has 416, and nvcc's SASS of it
     has one LDS.128 for the four). A group is cut by a redefinition of the base register, a shared
-    store or atomic, a barrier, a call or a thread exit in between. Only unguarded
+    store or atomic, a barrier, a call, a thread exit or an op with a slow-path call
+    (calls_slow_path) in between. Only unguarded
     `ld.shared.{b32,u32,s32,f32}` take part.
 
     Stores fuse the same way into STS.64 / STS.128, within one basic block, when they write every
@@ -762,7 +783,7 @@ def find_vector_groups(instrs: list[Instruction], lo: int, cfg,
             for pc in range(cfg.starts[b], cfg.ends[b]):
                 ins = instrs[pc]
                 cls = mem_class[pc]
-                if ins.opcode in _CUTS_VECTOR_GROUPS or cls in _CUTTING_CLASSES:
+                if _cuts_vector_group(ins, cls):
                     for reg in list(open_loads):
                         flush(open_loads, reg)
                 if ins.opcode in _CUTS_VECTOR_GROUPS or cls in _CUTTING_STORE_GROUPS:

@@ -15,7 +15,7 @@ import numpy as np
 
 from simgpu.exec import mma, wmma
 from simgpu.exec.ops import SIMD_VIDEO_OPCODES
-from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel, _defs_uses
+from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel, _defs_uses, calls_slow_path
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 from simgpu.frontend.ptx.cas_loops import spinning_cas
 from simgpu.timing.config import TimingConfig
@@ -342,13 +342,7 @@ def slow_path_calls(lk: LinkedKernel) -> set[int]:
     PTX block would let all four loads go first. Found in benchmarks/microbench/sass_ops'
     SASS (H200, nvcc 13.0 sm_90): 32 CALL.REL per 32 copies of each of these ops, none for
     div.u32 / div.s32 / rem.u32 / __fdividef."""
-    out = set()
-    for pc, ins in enumerate(lk.instructions):
-        if _ieee_div_sqrt_rcp(ins):
-            out.add(pc)
-        elif _int_division(ins) and _is_int64(ins.mods):
-            out.add(pc)
-    return out
+    return {pc for pc, ins in enumerate(lk.instructions) if calls_slow_path(ins)}
 
 
 def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:

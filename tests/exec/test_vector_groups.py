@@ -100,3 +100,39 @@ def test_store_pairs_fuse_only_where_aligned(engine):
         got[mode] = (m["smsp__sass_inst_executed_op_shared_st.sum"], m["smsp__sass_inst_executed_op_shared_ld.sum"])
     assert got[0] == (1, 1)  # one STS.64, one LDS.64
     assert got[1] == (4, 2)  # four STS, two LDS
+
+
+SQRT_SRC = r"""
+// validation/typical23 pair_min_dist's inner loop, two points of a 16-byte-aligned float2 tile:
+// each test's body takes an IEEE sqrtf (a branch to a slow-path call in the SASS) or not
+template <bool IEEE>
+__device__ __forceinline__ void body(const float2* pts, float* out)
+{
+    __shared__ __align__(16) float2 tile[64];
+    const int t = threadIdx.x;
+    tile[t] = pts[t];
+    tile[t + 32] = pts[t + 32];
+    __syncthreads();
+    float best = 3.0e38f;
+#pragma unroll
+    for (int j = 0; j < 2; ++j) {
+        float dx = tile[j].x - 1.0f, dy = tile[j].y;
+        float d2 = dx * dx + dy * dy;
+        if (j != t) best = fminf(best, IEEE ? sqrtf(d2) : d2);
+    }
+    out[t] = best;
+}
+extern "C" __global__ void with_sqrt(const float2* pts, float* out) { body<true>(pts, out); }
+extern "C" __global__ void without_sqrt(const float2* pts, float* out) { body<false>(pts, out); }
+"""
+
+
+@pytest.mark.parametrize("name, loads", [("with_sqrt", 2), ("without_sqrt", 1)])
+def test_a_slow_path_op_between_keeps_the_loads_apart(name, loads):
+    """ptxas ends a SASS block at an IEEE sqrt's slow-path branch, so the second point's LDS.64 is
+    not hoisted into one LDS.128 with the first (the GPU: one LDS.64 per point, typical23)."""
+    mod = sg.RawModule(code=SQRT_SRC)
+    pts = sg.asarray(np.arange(128, dtype=np.float32).view(np.float32))
+    out = sg.zeros(32, dtype=np.float32)
+    rep = mod.get_function(name)((1,), (32,), (pts, out), timing=False)
+    assert rep.metrics["smsp__sass_inst_executed_op_shared_ld.sum"] == loads
