@@ -9,20 +9,30 @@ namespace cg = cooperative_groups;
 // (dsmem_chase_lds: LDS), or through rank `rank`'s by map_shared_rank (dsmem_chase: rank 0 its own
 // memory by a generic pointer, rank 1 the other CTA's). (NVRTC 13.5 crashes on one kernel doing
 // both through `mode == 2 ? cl.map_shared_rank(nxt, 1) : nxt`.)
+// thread 0 of rank 0 walks `steps` links from index 0 through `chain`; its cycles and the end index
+template <typename Ptr>
+__device__ __forceinline__ void timed_walk(Ptr chain, long long* out, int steps)
+{
+    int j = 0;
+    long long t0 = clock64();
+    for (int s = 0; s < steps; ++s) j = chain[j];
+    long long t1 = clock64();
+    out[0] = t1 - t0;
+    out[1] = j;
+}
+
+__device__ __forceinline__ void fill_chain(int* nxt)
+{
+    for (int i = threadIdx.x; i < CHASE_N; i += blockDim.x) nxt[i] = (i * 97 + 13) & (CHASE_N - 1);
+}
+
 extern "C" __global__ void __cluster_dims__(2, 1, 1) dsmem_chase_lds(long long* out, int steps)
 {
     __shared__ int nxt[CHASE_N];
     cg::cluster_group cl = cg::this_cluster();
-    for (int i = threadIdx.x; i < CHASE_N; i += blockDim.x) nxt[i] = (i * 97 + 13) & (CHASE_N - 1);
+    fill_chain(nxt);
     cl.sync();
-    if (cl.block_rank() == 0 && threadIdx.x == 0) {
-        int j = 0;
-        long long t0 = clock64();
-        for (int s = 0; s < steps; ++s) j = nxt[j];
-        long long t1 = clock64();
-        out[0] = t1 - t0;
-        out[1] = j;
-    }
+    if (cl.block_rank() == 0 && threadIdx.x == 0) timed_walk(nxt, out, steps);
     cl.sync();
 }
 
@@ -30,17 +40,9 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) dsmem_chase(long long* out,
 {
     __shared__ int nxt[CHASE_N];
     cg::cluster_group cl = cg::this_cluster();
-    for (int i = threadIdx.x; i < CHASE_N; i += blockDim.x) nxt[i] = (i * 97 + 13) & (CHASE_N - 1);
+    fill_chain(nxt);
     cl.sync();
-    if (cl.block_rank() == 0 && threadIdx.x == 0) {
-        volatile int* base = cl.map_shared_rank(nxt, rank);
-        int j = 0;
-        long long t0 = clock64();
-        for (int s = 0; s < steps; ++s) j = base[j];
-        long long t1 = clock64();
-        out[0] = t1 - t0;
-        out[1] = j;
-    }
+    if (cl.block_rank() == 0 && threadIdx.x == 0) timed_walk((volatile int*)cl.map_shared_rank(nxt, rank), out, steps);
     cl.sync();
 }
 
