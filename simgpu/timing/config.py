@@ -199,6 +199,17 @@ class TimingConfig:
     # against bar.sync's 15.6; measured on an H100 (GPU-bdd47bd3, 2026-12-07: the same GH100 SM and
     # SM-to-SM network as the H200's). The wait releases this much later than a CTA barrier would.
     lat_cluster_barrier: int = 732
+    # a memory fence (PTX membar / fence of a scope): the warp issues nothing for this long.
+    # benchmarks/microbench/fences (H100 GPU-b9e79943, 2026-12-07, the GH100 SM of the H200), cycles
+    # a loop step of one warp, less the 3.7 cycles of the loop's own instructions in the replay:
+    # GPU scope (__threadfence(), fence.acq_rel.gpu; MEMBAR.SC.GPU / MEMBAR.ALL.GPU in the SASS)
+    # 676 -> 672 (680 with a store before each fence; 915-923 for each of 8 warps of an SM, 912 on all
+    # 132 SMs: the warps contend, not modelled); system scope (__threadfence_system()) 1,247 -> 1,243
+    # (2,343 on all SMs); CTA scope (__threadfence_block()) 12.7 -> 9 (26.7 with 8 warps).
+    # cl.sync()'s 748 cycles (lat_cluster_barrier) are mostly the MEMBAR.ALL.GPU of its arrive.
+    lat_fence_cta: int = 9
+    lat_fence_gpu: int = 672
+    lat_fence_sys: int = 1243
     # ---------------------------------------------------------------- distributed shared memory
     # a load from another CTA's shared memory (ld.shared::cluster / a map_shared_rank pointer):
     # dsmem chase_remote 193.8 cycles a step against 34.8 for the same chain through the CTA's own

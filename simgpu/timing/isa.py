@@ -145,6 +145,12 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
         return K_EXIT, P_BRANCH, 0, cfg.ii_branch, SB_WAIT
     if kind in (BRA, CALL, TRAP):
         return K_BRANCH, P_BRANCH, cfg.lat_branch, cfg.ii_branch, SB_WAIT
+    if op in ("membar", "fence") and _fence_scope(mods) is not None:
+        # the warp issues nothing until the fence is done (a branch's kind: replay.py holds the
+        # warp lat cycles, and no memory op moves across it in the block schedule); a cluster-scope
+        # fence as a GPU one (ASSUMED: cl.sync()'s release is a MEMBAR.ALL.GPU in the SASS)
+        lat = {"cta": cfg.lat_fence_cta, "sys": cfg.lat_fence_sys}.get(_fence_scope(mods), cfg.lat_fence_gpu)
+        return K_BRANCH, P_BRANCH, lat, cfg.ii_branch, SB_WAIT
     if op == "wmma":
         return _classify_wmma(ins, mem_class, cfg)
     if op == "mma":  # mma.sync: the tensor pipe (exec/mma.py mma_class)
@@ -231,6 +237,19 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
     if op in ("bar", "barrier") and "warp" not in mods:  # bar.warp.sync (WARPSYNC): an ALU slot
         return K_BAR, P_BRANCH, 0, cfg.ii_branch, SB_WAIT
     return K_ALU, P_INT, cfg.lat_int, cfg.ii_int, SB_WAIT
+
+
+def _fence_scope(mods) -> str | None:
+    """"cta", "gpu", "sys" (or "cluster") for membar.{cta,gl,sys} and fence.{sc,acq_rel}.<scope>;
+    None for the proxy, mbarrier-init and other fences, which order no generic memory traffic."""
+    if any(m.startswith(("proxy", "mbarrier_init", "op_restrict")) for m in mods):
+        return None
+    for m in mods:
+        if m in ("cta", "gpu", "sys", "cluster"):
+            return m
+        if m == "gl":
+            return "gpu"
+    return None
 
 
 def _classify_wmma(ins, mem_class: str | None, cfg: TimingConfig):

@@ -768,8 +768,8 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
                     zs[gs, F_MEMDONE] = done_t
                 zs[gs, F_READY] = t + 1
                 zs[gs, F_RREASON] = R_WAIT
-                if k == K_BRANCH:
-                    zs[gs, F_READY] = t + lat_branch
+                if k == K_BRANCH:  # a branch (lat_branch) or a GPU / system-scope fence (isa.classify)
+                    zs[gs, F_READY] = t + lat[pc]
                     zs[gs, F_RREASON] = R_BRANCH
                 zs[gs, F_PTR] = e + 1
                 if e + 1 < zs[gs, F_END]:

@@ -1,0 +1,70 @@
+"""fences: cycles a loop step of a store and / or a memory fence costs one warp, on the GPU and in
+simgpu (`python run.py gpu|sim OUT.json`, `python run.py table GPU.json SIM.json`). Each case is
+(kernel, grid, block): one warp alone, 8 warps of one CTA, and 8 warps on each of 132 SMs."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+SRC = (HERE / "kernels.cu").read_text()
+ITERS = 256
+KERNELS = ["none", "block_fence", "gpu_fence", "acq_rel_gpu", "system_fence", "store_only", "store_gpu_fence",
+           "store_block_fence"]
+SHAPES = {"1warp": (1, 32), "8warps": (1, 256), "8warps_132sms": (132, 256)}
+
+
+def _args(xp, grid, block):
+    warps = grid * block // 32
+    out = xp.zeros(warps, dtype=np.int64)
+    return out, (out, xp.zeros(warps * 32, dtype=np.int32), np.int32(ITERS))
+
+
+def gpu(path: str) -> None:
+    import cupy as cp
+
+    mod = cp.RawModule(code=SRC)
+    res = {}
+    for k in KERNELS:
+        for shape, (grid, block) in SHAPES.items():
+            out, args = _args(cp, grid, block)
+            f = mod.get_function(k)
+            f((grid,), (block,), args)
+            f((grid,), (block,), args)
+            cp.cuda.Device().synchronize()
+            res[f"{k}/{shape}"] = float(np.median(out.get())) / ITERS
+    Path(path).write_text(json.dumps(res, indent=1))
+
+
+def sim(path: str) -> None:
+    sys.path.insert(0, str(HERE.parents[2]))
+    import simgpu as sg
+
+    mod = sg.RawModule(code=SRC)
+    res = {}
+    for k in KERNELS:
+        for shape, (grid, block) in SHAPES.items():
+            if grid > 1:
+                continue
+            _, args = _args(sg, grid, block)
+            rep = mod.get_function(k)((grid,), (block,), args)
+            reads = rep.timing.clock_reads()
+            res[f"{k}/{shape}"] = float(np.median([r[1] - r[0] for r in reads])) / ITERS
+    Path(path).write_text(json.dumps(res, indent=1))
+
+
+def table(gpu_path: str, sim_path: str) -> None:
+    g, s = json.loads(Path(gpu_path).read_text()), json.loads(Path(sim_path).read_text())
+    print("| case | GPU cycles a step | simgpu |")
+    print("|---|---|---|")
+    for name, v in g.items():
+        sv = s.get(name)
+        print(f"| {name} | {v:.1f} | {'-' if sv is None else f'{sv:.1f}'} |")
+
+
+if __name__ == "__main__":
+    {"gpu": gpu, "sim": sim, "table": table}[sys.argv[1]](*sys.argv[2:])
