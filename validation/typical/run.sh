@@ -14,6 +14,12 @@ nvidia-smi -L > "$OUT/gpu.txt" 2>&1
 nvcc -cubin -arch=sm_90 -O3 -o /tmp/typical.cubin "$HERE/kernels.cu" > "$OUT/build.txt" 2>&1 &&
     cuobjdump -sass /tmp/typical.cubin > "$OUT/sass.txt" 2>&1
 export PYTHONPATH=$ROOT${PYTHONPATH:+:$PYTHONPATH} PYTHONUNBUFFERED=1
+# which NVRTC and nvdisasm simgpu found here: the wheels, or a toolkit's (different PTX, different
+# simulated counts: validation/typical23/README.md's note)
+python3 -c "
+from simgpu.frontend import nvrtc, sass
+print('nvrtc', '.'.join(map(str, nvrtc.nvrtc_version())), nvrtc._library()._name)
+print('nvdisasm', sass.find_nvdisasm())" > "$OUT/simgpu_env.txt" 2>&1
 M=$(python3 -c "
 from simgpu.crosscheck.ncu import DEFAULT_METRICS as M
 extra = ['smsp__sass_inst_executed_op_ldgsts.sum', 'l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum',
