@@ -300,10 +300,8 @@ class WaveContext:
             # accesses of this SM: the H200 counted neither their instructions nor their wavefronts
             # (validation/clusters)
             own = self._own_cta(ws, addr)
-            if self.trace is not None:
-                remote = int((m & ~own).any(axis=1).sum())
-                if remote:
-                    self.trace.dsmem_accesses[self.pc] = self.trace.dsmem_accesses.get(self.pc, 0) + remote
+            if self.trace is not None and (m & ~own).any():
+                self.trace.dsmem_pcs.add(self.pc)
             m = m & own
             rows = m.any(axis=1)
             if not rows.any():

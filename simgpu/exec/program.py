@@ -650,16 +650,24 @@ def _written_regs(ins: Instruction) -> list[str]:
     return []
 
 
+_FLOAT_MODS = ("f32", "f16", "f16x2", "bf16", "bf16x2", "ftz", "f64")
+
+
+def ieee_div_sqrt_rcp(ins: Instruction) -> bool:
+    """An IEEE-rounded float div / sqrt / rcp (not .approx, not div.full)."""
+    return (ins.opcode in ("div", "sqrt", "rcp") and any(m in _FLOAT_MODS for m in ins.mods)
+            and "approx" not in ins.mods and "full" not in ins.mods)
+
+
 def calls_slow_path(ins: Instruction) -> bool:
     """Whether ptxas compiles this PTX op to a fast path, a test and a branch around a call to a
     slow-path subroutine (`@!P0 BRA` around `CALL.REL.NOINC`): IEEE-rounded f32 / f64 div, sqrt and
-    rcp (not .approx, not div.full) and 64-bit integer div / rem (benchmarks/microbench/sass_ops'
-    SASS: 32 CALL.REL for 32 copies of each). The branch ends a SASS basic block there."""
-    mods = ins.mods
-    is_float = any(m in ("f32", "f16", "f16x2", "bf16", "bf16x2", "ftz", "f64") for m in mods)
-    if ins.opcode in ("div", "sqrt", "rcp") and is_float:
-        return "approx" not in mods and "full" not in mods
-    return ins.opcode in ("div", "rem") and not is_float and any(m in ("u64", "s64", "b64") for m in mods)
+    rcp and 64-bit integer div / rem (benchmarks/microbench/sass_ops' SASS: 32 CALL.REL for 32
+    copies of each). The branch ends a SASS basic block there."""
+    if ieee_div_sqrt_rcp(ins):
+        return True
+    return (ins.opcode in ("div", "rem") and not any(m in _FLOAT_MODS for m in ins.mods)
+            and any(m in ("u64", "s64", "b64") for m in ins.mods))
 
 
 def _cuts_vector_group(ins: Instruction, cls: str | None) -> bool:

@@ -69,9 +69,9 @@ class ExecutionTrace:
         # whether the loads' all-hit (warp, line) groups are in `memory` (MemorySystem.record_load_hits):
         # the timed L1 walk (timing/l1_order.py) needs them and refuses a trace without them
         self.load_hit_groups = False
-        # per pc, the warp accesses with a lane in another CTA's shared memory (distributed shared
-        # memory, thread-block clusters): the timing model gives those pcs the SM-to-SM latency
-        self.dsmem_accesses: dict[int, int] = {}
+        # the pcs whose warp accesses had a lane in another CTA's shared memory (distributed shared
+        # memory, thread-block clusters): the timing model gives them the SM-to-SM latency
+        self.dsmem_pcs: set[int] = set()
 
     def add_wave(self, base: int, cta_of_warp_global: np.ndarray, sm_of_warp: np.ndarray) -> None:
         self.wave_base.append(base)

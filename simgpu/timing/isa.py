@@ -15,7 +15,18 @@ import numpy as np
 
 from simgpu.exec import mma, wmma
 from simgpu.exec.ops import SIMD_VIDEO_OPCODES
-from simgpu.exec.program import BAR, BRA, CALL, EXIT, RET, TRAP, LinkedKernel, _defs_uses, calls_slow_path
+from simgpu.exec.program import (
+    BAR,
+    BRA,
+    CALL,
+    EXIT,
+    RET,
+    TRAP,
+    LinkedKernel,
+    _defs_uses,
+    calls_slow_path,
+    ieee_div_sqrt_rcp,
+)
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 from simgpu.frontend.ptx.cas_loops import spinning_cas
 from simgpu.timing.config import TimingConfig
@@ -145,11 +156,12 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
         return K_EXIT, P_BRANCH, 0, cfg.ii_branch, SB_WAIT
     if kind in (BRA, CALL, TRAP):
         return K_BRANCH, P_BRANCH, cfg.lat_branch, cfg.ii_branch, SB_WAIT
-    if op in ("membar", "fence") and _fence_scope(mods) is not None:
+    scope = _fence_scope(mods) if op in ("membar", "fence") else None
+    if scope is not None:
         # the warp issues nothing until the fence is done (a branch's kind: replay.py holds the
         # warp lat cycles, and no memory op moves across it in the block schedule); a cluster-scope
         # fence as a GPU one (ASSUMED: cl.sync()'s release is a MEMBAR.ALL.GPU in the SASS)
-        lat = {"cta": cfg.lat_fence_cta, "sys": cfg.lat_fence_sys}.get(_fence_scope(mods), cfg.lat_fence_gpu)
+        lat = {"cta": cfg.lat_fence_cta, "sys": cfg.lat_fence_sys}.get(scope, cfg.lat_fence_gpu)
         return K_BRANCH, P_BRANCH, lat, cfg.ii_branch, SB_WAIT
     if op == "wmma":
         return _classify_wmma(ins, mem_class, cfg)
@@ -300,7 +312,7 @@ def sass_slots(ins, cfg: TimingConfig, reciprocal: bool = False) -> int:
             return cfg.sass_idiv64
         extra = cfg.sass_idiv32_reciprocal if reciprocal else 0
         return extra + (cfg.sass_sdiv32 if "s32" in mods else cfg.sass_idiv32)
-    if _ieee_div_sqrt_rcp(ins):
+    if ieee_div_sqrt_rcp(ins):
         if _is_f64(mods):
             return {"div": cfg.sass_fdiv64, "sqrt": cfg.sass_fsqrt64, "rcp": cfg.sass_frcp64}[op]
         return cfg.sass_fdiv32
@@ -344,12 +356,6 @@ def divisor_reciprocals(lk: LinkedKernel) -> set[int]:
                 seen.add(key)
             seen = {k for k in seen if k[0] not in writes[pc]}
     return out
-
-
-def _ieee_div_sqrt_rcp(ins) -> bool:
-    """An IEEE-rounded float div / sqrt / rcp (not .approx, not div.full)."""
-    return (ins.opcode in ("div", "sqrt", "rcp") and (_is_float(ins.mods) or _is_f64(ins.mods))
-            and "approx" not in ins.mods and "full" not in ins.mods)
 
 
 def slow_path_calls(lk: LinkedKernel) -> set[int]:

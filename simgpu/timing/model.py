@@ -447,7 +447,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     wpc = -(-threads // gpu.limits.warp_size)
     clock_ghz = gpu.sm_clock_mhz / 1000.0
     st = build_static(linked, cfg)
-    for pc in getattr(trace, "dsmem_accesses", {}):  # another CTA's shared memory (config lat_dsmem)
+    for pc in getattr(trace, "dsmem_pcs", ()):  # another CTA's shared memory (config lat_dsmem)
         st.lat[pc] = max(int(st.lat[pc]), cfg.lat_dsmem)
         per_sm = cfg.dsmem_cycles_per_atomic if st.kind[pc] in (K_SATOM, K_GATOM) else cfg.dsmem_cycles_per_load
         st.ii[pc] = max(int(st.ii[pc]), int(round(per_sm * gpu.sub_partitions_per_sm)))
