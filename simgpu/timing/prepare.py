@@ -867,6 +867,7 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     miss_pc, g_row, g_pc, n_g, groups, unit_groups, store_groups = _memory_work(
         trace, cfg, clock_mhz, step_pc, counts, fwarps, active, ascending, n_buckets, dest, rows, n_pc)
     del dest
+    _peer_shared_rows(rows, pcs[:m], row_pc, getattr(trace, "dsmem_pcs", ()), cfg.lat_dsmem)
     # DRAM sectors per missed sector, per pc
     factor = np.full(n_pc, float(cfg.dram_sectors_per_miss), np.float64)
     if dram_bytes_per_pc:
@@ -893,6 +894,19 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
                    u_passes * (clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns),
                    _row_offsets(s_row, len(rows)), s_line, s_info, _row_offsets(ld_row, len(rows)), ld_line, ld_info,
                    row_flat, row_step)
+
+
+def _peer_shared_rows(rows, pcs: np.ndarray, row_pc: np.ndarray, peer_pcs, lat_dsmem: int) -> None:
+    """Rows of entries at pcs that reached another CTA's shared memory (the trace's dsmem_pcs) and
+    made no memory event of this SM (every lane in the peer's memory) take lat_dsmem. A generic
+    ld / st / atom is a global kind whose blank row the replay finishes in one cycle, so a generic
+    pointer from map_shared_rank (one NVRTC cannot prove shared, e.g. `c ? peer : p`) cost 1 cycle
+    where `.shared::cluster` cost lat_dsmem; both go through the same SM-to-SM network."""
+    if not peer_pcs or not len(rows):
+        return
+    entry_pcs = pcs[row_pc[pcs]]  # the pc of each row, in row order (_lay_rows)
+    blank = (rows["lat"] < 0) & np.isin(entry_pcs, np.fromiter(peer_pcs, np.int64))
+    rows["lat"][blank] = lat_dsmem
 
 
 # kinds that use the L1TEX path of their SM

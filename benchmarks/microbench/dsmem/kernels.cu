@@ -46,6 +46,32 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) dsmem_chase(long long* out,
     cl.sync();
 }
 
+// The same walk through a generic pointer NVRTC cannot prove shared (a noinline function's argument
+// that may point to global memory): LD, not LDS, so the address goes through the generic window at
+// run time. mode 0: the CTA's own shared memory, 1: rank 1's (map_shared_rank), 2: a global chain.
+__device__ __noinline__ int generic_walk(const int* chain, int steps, long long* out)
+{
+    int j = 0;
+    long long t0 = clock64();
+    for (int s = 0; s < steps; ++s) j = ((const volatile int*)chain)[j];
+    out[0] = clock64() - t0;
+    return j;
+}
+
+extern "C" __global__ void __cluster_dims__(2, 1, 1) dsmem_chase_generic(long long* out, const int* chain_g,
+                                                                           int steps, int mode)
+{
+    __shared__ int nxt[CHASE_N];
+    cg::cluster_group cl = cg::this_cluster();
+    fill_chain(nxt);
+    cl.sync();
+    if (cl.block_rank() == 0 && threadIdx.x == 0) {
+        const int* p = mode == 0 ? nxt : mode == 1 ? cl.map_shared_rank(nxt, 1) : chain_g;
+        out[1] = generic_walk(p, steps, out);
+    }
+    cl.sync();
+}
+
 // `iters` cluster barriers (cl.sync(): barrier.cluster.arrive + wait) back to back; thread 0 of
 // every CTA writes its cycles. SYNC_KERNEL(name, size).
 #define SYNC_KERNEL(NAME, SIZE)                                                                      \
