@@ -20,7 +20,8 @@ Warp states use ncu's names (smsp__average_warp_latency_issue_stalled_<name>): `
 warp this sub-partition's scheduler issued this cycle), `not_selected` (eligible, another warp
 was picked), `wait` (a fixed-latency dependency: the previous ALU result is not there yet),
 `short_scoreboard` (waiting on a shared-memory / MUFU result), `long_scoreboard` (waiting on a
-global / local memory result), `barrier` (at bar.sync), `branch_resolving`, `math_pipe_throttle`
+global / local memory result), `barrier` (at bar.sync), `branch_resolving`, `membar` (at a
+memory fence: __threadfence() and its kin), `math_pipe_throttle`
 (the pipe is busy), `lg_throttle` / `mio_throttle` (the SM's L1TEX queue for global / shared
 accesses is full) and `drain` (exited, its stores still in flight). A warp is resident from its
 CTA's arrival on the SM to its exit; while resident it is in exactly one state each cycle.
@@ -49,7 +50,7 @@ NOT_RESIDENT = -1
 _COLORS = {"selected": "#2e7d32", "not_selected": "#cfe3f3", "wait": "#d9d9d9", "short_scoreboard": "#f7d6a0",
            "long_scoreboard": "#f4b6b6", "barrier": "#c9b3e6", "math_pipe_throttle": "#b8e0c2",
            "lg_throttle": "#f2c6e0", "mio_throttle": "#e8e0a8", "branch_resolving": "#d6cbb8", "drain": "#bdbdbd",
-           "no_instruction": "#e0e0e0", "dispatch_stall": "#c0c0c0"}
+           "no_instruction": "#e0e0e0", "dispatch_stall": "#c0c0c0", "membar": "#8c564b"}
 
 
 def state_color(name: str) -> str:

@@ -40,7 +40,7 @@ PIPE_NAMES = ("fp32", "int", "imad", "fp64", "mufu", "lsu", "branch", "none", "t
 
 # what an instruction is, for the replay
 (K_ALU, K_GLD, K_GST, K_GATOM, K_SLD, K_SST, K_SATOM, K_SHFL, K_BAR, K_EXIT, K_BRANCH, K_FREE, K_LLD, K_LST,
- K_CONST) = range(15)
+ K_CONST, K_FENCE) = range(16)
 
 # scoreboard class of a produced register (what a consumer waiting on it is stalled on)
 SB_WAIT, SB_SHORT, SB_LONG = 0, 1, 2
@@ -48,9 +48,9 @@ SB_WAIT, SB_SHORT, SB_LONG = 0, 1, 2
 # stall reasons (ncu names, smsp__average_warp_latency_issue_stalled_<name>)
 REASONS = ("selected", "not_selected", "wait", "short_scoreboard", "long_scoreboard", "barrier",
            "math_pipe_throttle", "lg_throttle", "mio_throttle", "branch_resolving", "drain", "no_instruction",
-           "dispatch_stall")
+           "dispatch_stall", "membar")
 (R_SELECTED, R_NOT_SELECTED, R_WAIT, R_SHORT, R_LONG, R_BARRIER, R_MATH, R_LG, R_MIO, R_BRANCH, R_DRAIN, R_NOINST,
- R_DISPATCH) = range(13)
+ R_DISPATCH, R_MEMBAR) = range(14)
 
 MAX_SRC = 32  # wmma.mma reads up to 24 registers (A, B and C fragments of 8 each)
 MAX_DST = 8  # wmma.load / wmma.mma write up to 8
@@ -158,11 +158,12 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
         return K_BRANCH, P_BRANCH, cfg.lat_branch, cfg.ii_branch, SB_WAIT
     scope = _fence_scope(mods) if op in ("membar", "fence") else None
     if scope is not None:
-        # the warp issues nothing until the fence is done (a branch's kind: replay.py holds the
-        # warp lat cycles, and no memory op moves across it in the block schedule); a cluster-scope
-        # fence as a GPU one (ASSUMED: cl.sync()'s release is a MEMBAR.ALL.GPU in the SASS)
+        # the warp issues nothing until the fence is done (replay.py holds the warp lat cycles,
+        # stalled on "membar" as ncu names it, and no memory op moves across it in the block
+        # schedule); a cluster-scope fence as a GPU one (ASSUMED: cl.sync()'s release is a
+        # MEMBAR.ALL.GPU in the SASS)
         lat = {"cta": cfg.lat_fence_cta, "sys": cfg.lat_fence_sys}.get(scope, cfg.lat_fence_gpu)
-        return K_BRANCH, P_BRANCH, lat, cfg.ii_branch, SB_WAIT
+        return K_FENCE, P_BRANCH, lat, cfg.ii_branch, SB_WAIT
     if op == "wmma":
         return _classify_wmma(ins, mem_class, cfg)
     if op == "mma":  # mma.sync: the tensor pipe (exec/mma.py mma_class)
@@ -446,7 +447,7 @@ def clock_steps(lk: LinkedKernel, cfg: TimingConfig | None = None) -> np.ndarray
         if k == K_FREE and cfg.fold_free_ops:
             continue
         step = int(st.slots[pc])
-        if k == K_BRANCH:
+        if k == K_BRANCH or k == K_FENCE:
             step = max(step, int(st.lat[pc]))
         elif pc + 1 < n:
             dst = st.dst[pc][st.dst[pc] >= 0]
@@ -467,7 +468,7 @@ def timer_reads(lk: LinkedKernel) -> np.ndarray:
 # ------------------------------------------------------------------------------------------------
 _MEM_KINDS = {K_GLD, K_GST, K_GATOM, K_SLD, K_SST, K_SATOM, K_LLD, K_LST, K_CONST, K_SHFL}
 _STORE_KINDS = {K_GST, K_GATOM, K_SST, K_SATOM, K_LST}
-_FENCE_KINDS = {K_BAR, K_EXIT, K_BRANCH}
+_FENCE_KINDS = {K_BAR, K_EXIT, K_BRANCH, K_FENCE}
 _LOAD_KINDS = {K_GLD, K_SLD, K_LLD, K_CONST}
 LOAD_KINDS = (K_GLD, K_LLD, K_CONST)  # loads whose data comes through L1 / the constant cache
 

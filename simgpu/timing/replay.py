@@ -22,7 +22,7 @@ each line it leaves partly written, queue on that line's L2 unit for their passe
 
 Stall accounting is O(1) per issue: the cycles a warp spent between two issues are split into
 the part before its operands / barrier / branch were ready (wait, short_scoreboard,
-long_scoreboard, barrier, branch_resolving), the part a pipe or queue held it (math_pipe_throttle,
+long_scoreboard, barrier, branch_resolving, membar), the part a pipe or queue held it (math_pipe_throttle,
 lg_throttle, mio_throttle, recorded when a scan saw it blocked) and the rest (not_selected).
 
 With `rec` the replay also keeps, per entry, that split (e_dep cycles of e_rsn, then e_thr cycles
@@ -49,6 +49,7 @@ from numba import njit
 from simgpu.timing.isa import (
     K_BAR,
     K_BRANCH,
+    K_FENCE,
     K_GATOM,
     K_GLD,
     K_GST,
@@ -67,6 +68,7 @@ from simgpu.timing.isa import (
     R_LG,
     R_LONG,
     R_MATH,
+    R_MEMBAR,
     R_MIO,
     R_NOT_SELECTED,
     R_SELECTED,
@@ -79,7 +81,7 @@ from simgpu.timing.load_lines import answer_opened, load_lines
 from simgpu.timing.store_lines import fills_requested, store_arrives, store_hits_lost, store_leaves, store_two_back
 
 INF = np.int64(1) << np.int64(62)
-N_REASONS = 13
+N_REASONS = 14
 T_MAX = (1 << 29) - 1  # the largest cycle the int32 slot fields and scoreboard hold (see above)
 # fields of a slot's line (zs[z]): its warp, next entry and end of its entries, when its own state
 # lets it issue next and why not before, its last issue, whether it waits at a barrier, when its
@@ -768,9 +770,9 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
                     zs[gs, F_MEMDONE] = done_t
                 zs[gs, F_READY] = t + 1
                 zs[gs, F_RREASON] = R_WAIT
-                if k == K_BRANCH:  # a branch (lat_branch) or a GPU / system-scope fence (isa.classify)
+                if k == K_BRANCH or k == K_FENCE:  # a branch (lat_branch) or a memory fence (isa.classify)
                     zs[gs, F_READY] = t + lat[pc]
-                    zs[gs, F_RREASON] = R_BRANCH
+                    zs[gs, F_RREASON] = R_BRANCH if k == K_BRANCH else R_MEMBAR
                 zs[gs, F_PTR] = e + 1
                 if e + 1 < zs[gs, F_END]:
                     pc1 = e_pc[e + 1]

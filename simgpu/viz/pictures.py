@@ -690,7 +690,7 @@ def _reason_colors(names):
     base = {"long_scoreboard": "#f4b6b6", "short_scoreboard": "#f7d6a0", "wait": "#d9d9d9", "barrier": "#c9b3e6",
             "not_selected": "#cfe3f3", "math_pipe_throttle": "#b8e0c2", "lg_throttle": "#f2c6e0",
             "mio_throttle": "#e8e0a8", "branch_resolving": "#d6cbb8", "drain": "#bdbdbd",
-            "no_instruction": "#e0e0e0", "dispatch_stall": "#c0c0c0", "selected": "#ffffff"}
+            "no_instruction": "#e0e0e0", "dispatch_stall": "#c0c0c0", "membar": "#8c564b", "selected": "#ffffff"}
     return np.array([to_rgba(base.get(n, "#dddddd")) for n in names])
 
 

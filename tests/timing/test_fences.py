@@ -31,3 +31,18 @@ def steps():
                                          ("acq_rel_gpu", "lat_fence_gpu"), ("system_fence", "lat_fence_sys")])
 def test_a_fence_holds_its_warp_for_its_scope(steps, name, field):
     assert steps[name] - steps["none"] == pytest.approx(getattr(default_config(), field), abs=1.5)
+
+
+def test_a_fence_wait_is_a_membar_stall_not_a_branch():
+    # ncu names a warp waiting on a memory barrier "membar"; the fence borrowed the branch's hold
+    mod = sg.RawModule(code=SRC)
+    m = {}
+    for name in ("none", "gpu_fence"):
+        rep = mod.get_function(name)((1,), (32,), (sg.zeros(1, np.int64), sg.zeros(32, np.int32), np.int32(ITERS)))
+        m[name] = rep.metrics
+    membar = m["gpu_fence"]["smsp__pcsamp_warps_issue_stalled_membar"]
+    assert membar >= ITERS * (default_config().lat_fence_gpu - 10)
+    assert m["none"]["smsp__pcsamp_warps_issue_stalled_membar"] == 0
+    # the fences' cycles are not branch cycles: the loop's branches cost the same with or without them
+    branch = {k: v["smsp__pcsamp_warps_issue_stalled_branch_resolving"] for k, v in m.items()}
+    assert branch["gpu_fence"] == pytest.approx(branch["none"], abs=ITERS * 2)

@@ -15,7 +15,9 @@ SRC = (HERE / "kernels.cu").read_text()
 ITERS = 256
 KERNELS = ["none", "block_fence", "gpu_fence", "acq_rel_gpu", "system_fence", "store_only", "store_gpu_fence",
            "store_block_fence"]
-SHAPES = {"1warp": (1, 32), "8warps": (1, 256), "8warps_132sms": (132, 256)}
+SHAPES = {"1warp": (1, 32), "8warps": (1, 256), "8warps_132sms": (132, 256),
+          # how the 8-warp contention grows: one CTA of 2 to 32 warps (added 2026-12-07)
+          "2warps": (1, 64), "4warps": (1, 128), "16warps": (1, 512), "32warps": (1, 1024)}
 
 
 def _args(xp, grid, block):
