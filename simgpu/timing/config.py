@@ -420,8 +420,17 @@ class TimingConfig:
     cta_store_queue_cycles: int = 64
     # Stores that meet on that path (store_lines.py, benchmarks/microbench/l1_stores windows.cu and
     # burst.cu): a single-line store that reaches L1 while a single-line store of its CTA to that
-    # line is still on the path joins it (its sectors L1 hits, written to L2 once, no path cycles).
+    # line is still on the path joins it (its sectors L1 hits, written to L2 once).
     store_sequencer: bool = True
+    # ... and still takes this share of the write-path cycles it would take alone. 1: joining
+    # saves L2 writes, not path time (benchmarks/microbench/fences results_h100_run2, H100 2026-12-07:
+    # each warp storing its own line again and again, 4 / 8 / 16 / 32 warps of a CTA, 9.3 / 16.7 /
+    # 32.4 / 79.4 cycles a store each; share 0: 6.2 / 9.2 / 13.7 / 22.8, share 1: 12.2 / 21.4 /
+    # 38.9 / 72.8; and validation/typical6 aos_float3_scale, whose joined stores cost nothing where
+    # the H200 took the time all the same). Over the 272 recorded launches, side by side: time
+    # mean |error| 9.98 -> 9.96 %, aos_float3_scale -29.7 -> -27.2 %, lookback_scan -41.6 -> -39.1 %,
+    # no counter moved. 0: a joined store takes no path cycles (before 2026-12-07).
+    store_join_path_share: float = 1.0
     # Global loads' L1 hits from the replay's issue order (l1_order.py): an SM's L1 walked again
     # with its loads and stores in the order the replay issued them, as the H200's warps drift
     # apart, instead of the functional engines' lock-step order. Off by default: over the 170

@@ -586,7 +586,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
                    e_rsn=np.zeros(nr, np.int8), e_thr_rsn=np.zeros(nr, np.int8), w_slot=np.full(W, -1, np.int64),
                    e_waited=np.zeros(N if mark_waits else 0, np.int8), merge=merge,
                    store_counts=(np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64), np.zeros(n_pc, np.int64)))
-        rings = store_rings(num_sms * ctas_per_sm, stores_on, cfg.store_join_max_lines)
+        rings = store_rings(num_sms * ctas_per_sm, stores_on, cfg.store_join_max_lines, cfg.store_join_path_share)
         # a store into a line whose load is still on its way counts as a miss (store_lines.store_hits_lost)
         pend_on = bool(stores_on and cfg.store_misses_pending_fill and len(sides[1]))
         miss_lines = sr.miss_line[sr.miss_by_row] if pend_on else np.zeros(0, np.int64)

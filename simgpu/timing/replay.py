@@ -638,8 +638,12 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
                                     lost = store_hits_lost(pend, sm, st_off, st_line, st_info, mr, t1, w)
                                 lost2 = store_two_back(st_hist, sm, st_off, st_line, st_info, mr, joined, t1)
                                 st_hit[pc] -= lost if lost > 0 else lost2
-                            if joined:  # it rides on the writes it joined: no path cycles, no L2 request
-                                ml2 = 0.0
+                            if joined:  # it rides on the writes it joined: no L2 request, and
+                                ml2 = 0.0  # only store_join_path_share of its path cycles
+                                if ring[6] > 0.0:
+                                    tw = st_free[g] if st_free[g] > st else st
+                                    st_free[g] = tw + ring[6] * float(rows[mr].wr)
+                                    st = tw
                             else:
                                 tw = st_free[g] if st_free[g] > st else st
                                 st_free[g] = tw + float(rows[mr].wr)

@@ -65,13 +65,15 @@ class StoreCounts:
         return self.timed_hits - self.functional_hits
 
 
-def store_rings(n_slots: int, on: bool, max_lines: int = 1) -> tuple:
+def store_rings(n_slots: int, on: bool, max_lines: int = 1, join_path_share: float = 0.0) -> tuple:
     """The sequencer's state: per CTA slot a ring of RING (line, sectors written, when it leaves the
-    path) records of the stores of at most max_lines lines, the ring heads, max_lines and a scratch
-    row (store_arrives: the record each line of a store joins)."""
+    path) records of the stores of at most max_lines lines, the ring heads, max_lines, a scratch
+    row (store_arrives: the record each line of a store joins) and the share of its path cycles a
+    joined store still takes (config store_join_path_share)."""
     n = n_slots if on else 1
     return (np.full((n, RING), -1, np.int64), np.zeros((n, RING), np.int64), np.zeros((n, RING), np.float64),
-            np.zeros(n, np.int64), np.int64(max(1, min(max_lines, RING))), np.zeros(RING, np.int64))
+            np.zeros(n, np.int64), np.int64(max(1, min(max_lines, RING))), np.zeros(RING, np.int64),
+            np.float64(join_path_share))
 
 
 @njit(cache=True)
@@ -80,7 +82,7 @@ def store_arrives(st_off, st_line, st_info, row, g, t1, ring, pc, f_hit, t_hit, 
     memory.l1.hierarchy_batch's g_info) of CTA slot g reaches L1 at t1: count its functional and
     timed hits per pc. True if it joined: at most max_lines lines, each with a store of the same
     CTA still on the path (then it takes no path cycles of its own)."""
-    r_line, r_mask, r_end, head, max_lines, best = ring
+    r_line, r_mask, r_end, head, max_lines, best, _ = ring
     a = st_off[row]
     b = st_off[row + 1]
     f = 0
@@ -122,7 +124,7 @@ def _latest_on_path(r_line, r_end, g, line, t1):
 def store_leaves(st_off, st_line, st_info, row, g, end, ring):
     """Record store `row` on CTA slot g's path until `end`, a record per line, if it has at most
     max_lines lines."""
-    r_line, r_mask, r_end, head, max_lines, _ = ring
+    r_line, r_mask, r_end, head, max_lines, _, _ = ring
     a = st_off[row]
     b = st_off[row + 1]
     if not 1 <= b - a <= max_lines:

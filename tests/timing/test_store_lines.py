@@ -259,3 +259,27 @@ def test_a_store_one_store_behind_its_line_misses(n, hits):
         r = kernel((4,), (32,), (sg.zeros(4 * 64 * 32, np.int32), sg.zeros(4 * 64 * 8 * 32, np.int32), np.int32(mode)))
         assert r.metrics[ST_SECTORS] == rounds * (n + 2)
         assert r.metrics[ST_HIT] == rounds * per_round, mode
+
+
+def test_a_joined_store_saves_its_l2_write_not_its_write_path_cycles():
+    # benchmarks/microbench/fences store_only: each warp stores its own line again and again; on an
+    # H100 8 warps took 16.7 cycles a store each, as if none joined (config store_join_path_share)
+    from simgpu.timing.config import overridden
+
+    src = (Path(__file__).resolve().parents[2] / "benchmarks" / "microbench" / "fences" / "kernels.cu").read_text()
+    f = sg.RawModule(code=src).get_function("store_only")
+    iters, warps = 64, 8
+
+    def run(**changes):
+        with overridden(**changes):
+            rep = f((1,), (32 * warps,), (sg.zeros(warps, np.int64), sg.zeros(32 * warps, np.int32), np.int32(iters)))
+        cycles = np.median([r[1] - r[0] for r in rep.timing.clock_reads()]) / iters
+        return cycles, rep.metrics[L2_WRITE]
+
+    joined, joined_writes = run()
+    alone, alone_writes = run(store_sequencer=False)
+    free, free_writes = run(store_join_path_share=0.0)
+    assert joined == pytest.approx(alone, rel=0.05)
+    assert free < 0.7 * joined  # the old rule: joined stores cost no path time
+    # still written to L2 once (how many meet depends on how long each stays on the path)
+    assert max(joined_writes, free_writes) < alone_writes
