@@ -210,6 +210,12 @@ class TimingConfig:
     lat_fence_cta: int = 9
     lat_fence_gpu: int = 672
     lat_fence_sys: int = 1243
+    # A CTA-scope fence is a throughput limit as well: one CTA of 8 / 16 / 32 warps fencing back to
+    # back took 26.7 / 54.3 / 96.2 cycles a step each, about 3 cycles per fence per SM (fences
+    # results_h100_run2, H100 2026-12-07), so each sub-partition issues one every 4 x 3 cycles.
+    # (GPU and system fences do not queue that way: 8-32 warps 1.37 x / 1.32 x the lone cost, not
+    # modelled.)
+    ii_fence_cta: int = 12
     # ---------------------------------------------------------------- distributed shared memory
     # a load from another CTA's shared memory (ld.shared::cluster / a map_shared_rank pointer):
     # dsmem chase_remote 193.8 cycles a step against 34.8 for the same chain through the CTA's own

@@ -163,7 +163,7 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
         # schedule); a cluster-scope fence as a GPU one (ASSUMED: cl.sync()'s release is a
         # MEMBAR.ALL.GPU in the SASS)
         lat = {"cta": cfg.lat_fence_cta, "sys": cfg.lat_fence_sys}.get(scope, cfg.lat_fence_gpu)
-        return K_FENCE, P_BRANCH, lat, cfg.ii_branch, SB_WAIT
+        return K_FENCE, P_BRANCH, lat, cfg.ii_fence_cta if scope == "cta" else cfg.ii_branch, SB_WAIT
     if op == "wmma":
         return _classify_wmma(ins, mem_class, cfg)
     if op == "mma":  # mma.sync: the tensor pipe (exec/mma.py mma_class)
