@@ -192,6 +192,8 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
     if mem_class is not None:
         space, _, what = mem_class.partition("_")
         if space == "param":
+            if cfg.prologue_reads_issue and _types(mods) & {"u64", "b64", "s64"}:
+                return K_ALU, P_INT, cfg.lat_const, cfg.ii_int, SB_SHORT  # 64-bit, mostly a pointer: LDC.64
             return K_FREE, P_NONE, 0, 0, SB_WAIT
         if space == "const":
             return K_CONST, P_LSU, cfg.lat_const, 1, SB_LONG
@@ -209,6 +211,8 @@ def classify(ins, kind: int, mem_class: str | None, cfg: TimingConfig):
     if op == "mov" and len(ins.operands) == 2 and ins.guard is None and (
             isinstance(ins.operands[1], Sym)
             or isinstance(ins.operands[1], Special) and ins.operands[1].name.startswith(_FOLDED_SPECIALS)):
+        if cfg.prologue_reads_issue and isinstance(ins.operands[1], Special):
+            return K_ALU, P_INT, cfg.lat_int, cfg.ii_int, SB_WAIT  # S2R / S2UR / (U)LDC
         return K_FREE, P_NONE, 0, 0, SB_WAIT  # constant-bank / uniform operand in SASS
     if op == "cvt":
         ts = [m for m in mods if m[:1] in "fsub" and m[1:].isdigit() or m in ("f16", "bf16")]
