@@ -74,6 +74,7 @@ from simgpu.timing.isa import (
     R_SELECTED,
     R_SHORT,
     R_WAIT,
+    REASONS,
     SB_LONG,
     SB_SHORT,
 )
@@ -81,7 +82,7 @@ from simgpu.timing.load_lines import answer_opened, load_lines
 from simgpu.timing.store_lines import fills_requested, store_arrives, store_hits_lost, store_leaves, store_two_back
 
 INF = np.int64(1) << np.int64(62)
-N_REASONS = 14
+N_REASONS = len(REASONS)
 T_MAX = (1 << 29) - 1  # the largest cycle the int32 slot fields and scoreboard hold (see above)
 # fields of a slot's line (zs[z]): its warp, next entry and end of its entries, when its own state
 # lets it issue next and why not before, its last issue, whether it waits at a barrier, when its
@@ -270,6 +271,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
     # records, the per-slot rings, the per-pc hit and merged-sector counts, the pending fills and
     # each SM's last two store requests
     st_on, st_off, st_line, st_info, ring, sf_hit, st_hit, st_merged, pend, st_hist = stores
+    join_share = ring[6]  # the share of its path cycles a joined store takes (store_join_path_share)
     # the L2's line requests (lookups) per cycle, besides its sectors: per row the lines it sends
     # to L2 (config l2_lines_per_ns; 0: no such limit)
     row_lines, l2_line_rate = l2_lines
@@ -638,18 +640,15 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
                                     lost = store_hits_lost(pend, sm, st_off, st_line, st_info, mr, t1, w)
                                 lost2 = store_two_back(st_hist, sm, st_off, st_line, st_info, mr, joined, t1)
                                 st_hit[pc] -= lost if lost > 0 else lost2
-                            if joined:  # it rides on the writes it joined: no L2 request, and
-                                ml2 = 0.0  # only store_join_path_share of its path cycles
-                                if ring[6] > 0.0:
-                                    tw = st_free[g] if st_free[g] > st else st
-                                    st_free[g] = tw + ring[6] * float(rows[mr].wr)
-                                    st = tw
-                            else:
+                            if joined:  # it rides on the writes it joined: no L2 request
+                                ml2 = 0.0
+                            share = join_share if joined else 1.0  # of its own path cycles
+                            if share > 0.0:
                                 tw = st_free[g] if st_free[g] > st else st
-                                st_free[g] = tw + float(rows[mr].wr)
+                                st_free[g] = tw + share * float(rows[mr].wr)
                                 st = tw
-                                if st_on:
-                                    store_leaves(st_off, st_line, st_info, mr, g, st_free[g], ring)
+                            if st_on and not joined:
+                                store_leaves(st_off, st_line, st_info, mr, g, st_free[g], ring)
                         if k == K_GST and n_units > 0 and not joined:  # its partly written lines, on their line units
                             st = _line_units(unit_off, unit_line, unit_cyc, n_units, unit_free, mr, st)
                         if ml2 > 0:

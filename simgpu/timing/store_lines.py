@@ -13,8 +13,10 @@ The rule simgpu takes from that, on the write path the replay already keeps per 
 cta_store_queue_cycles; a store holds it for memory/coalescer.store_write_cycles): a store to a
 single line that reaches L1 while a single-line store of the same CTA to that line is still on the
 path (queued or being written) joins it: its sectors count as L1 hits, the sectors that store writes
-already are not written to L2 again, and it takes no path cycles, L2 bandwidth or line-unit passes
-of its own. Since 2026-12-01 the same holds for a store of up to config store_join_max_lines (16)
+already are not written to L2 again, and it takes no L2 bandwidth or line-unit passes of its own
+(nor, before 2026-12-07, path cycles: since, it takes config store_join_path_share, 1, of the path
+cycles it would take alone, as benchmarks/microbench/fences' repeated stores showed). Since
+2026-12-01 the same holds for a store of up to config store_join_max_lines (16)
 lines whose every line has a store of the CTA still on the path (l1_stores multiline.cu: the H200
 writes back-to-back stores to the same 2-16 lines once per sector); stores of more lines keep the
 functional walk's answer (memory/l1.py: one warp's stores to its own 32 rows back to back all miss
@@ -81,7 +83,8 @@ def store_arrives(st_off, st_line, st_info, row, g, t1, ring, pc, f_hit, t_hit, 
     """Store `row` (its (line, info) records st_line / st_info[st_off[row]:st_off[row + 1]], info as
     memory.l1.hierarchy_batch's g_info) of CTA slot g reaches L1 at t1: count its functional and
     timed hits per pc. True if it joined: at most max_lines lines, each with a store of the same
-    CTA still on the path (then it takes no path cycles of its own)."""
+    CTA still on the path (then it sends no L2 write; the replay charges it
+    store_join_path_share of its path cycles)."""
     r_line, r_mask, r_end, head, max_lines, best, _ = ring
     a = st_off[row]
     b = st_off[row + 1]
