@@ -51,21 +51,18 @@ def test_a_generic_load_into_another_ctas_shared_memory_costs_what_a_cluster_loa
     # dsmem_chase_generic walks through a generic pointer (ld, not ld.shared::cluster): its peer
     # lanes make no memory event of the SM, and their row must not finish in one cycle
     cfg = default_config()
-    chain = sg.asarray(((np.arange(1024) * 97 + 13) & 1023).astype(np.int32))
+    nxt = ((np.arange(1024) * 97 + 13) & 1023).astype(np.int32)  # the chain fill_chain writes
+    end = 0
+    for _ in range(STEPS):
+        end = int(nxt[end])
     per_step = {}
     for mode in (0, 1):
         out = sg.zeros(2, np.int64)
-        rep = mod.get_function("dsmem_chase_generic")((2,), (32,), (out, chain, np.int32(STEPS), np.int32(mode)))
+        rep = mod.get_function("dsmem_chase_generic")((2,), (32,), (out, sg.asarray(nxt), np.int32(STEPS),
+                                                                    np.int32(mode)))
         per_step[mode] = _interval(rep) / STEPS
-        assert int(out.get()[1]) == _walk(STEPS)
+        assert int(out.get()[1]) == end
     cluster = sg.zeros(2, np.int64)
     rep = mod.get_function("dsmem_chase")((2,), (32,), (cluster, np.int32(STEPS), np.int32(1)))
     assert per_step[1] - per_step[0] == pytest.approx(cfg.lat_dsmem - cfg.lat_shared, abs=4)
     assert per_step[1] == pytest.approx(_interval(rep) / STEPS, abs=4)
-
-
-def _walk(steps: int) -> int:
-    j = 0
-    for _ in range(steps):
-        j = (j * 97 + 13) & 1023
-    return j

@@ -17,11 +17,17 @@ ITERS = 32
 
 
 @pytest.fixture(scope="module")
-def steps():
+def reports():
+    """One warp's launch report of each kernel."""
     mod = sg.RawModule(code=SRC)
+    return {name: mod.get_function(name)((1,), (32,), (sg.zeros(1, np.int64), sg.zeros(32, np.int32), np.int32(ITERS)))
+            for name in ("none", "block_fence", "gpu_fence", "acq_rel_gpu", "system_fence")}
+
+
+@pytest.fixture(scope="module")
+def steps(reports):
     out = {}
-    for name in ("none", "block_fence", "gpu_fence", "acq_rel_gpu", "system_fence"):
-        rep = mod.get_function(name)((1,), (32,), (sg.zeros(1, np.int64), sg.zeros(32, np.int32), np.int32(ITERS)))
+    for name, rep in reports.items():
         reads = rep.timing.clock_reads()[0]
         out[name] = (reads[1] - reads[0]) / ITERS
     return out
@@ -33,13 +39,9 @@ def test_a_fence_holds_its_warp_for_its_scope(steps, name, field):
     assert steps[name] - steps["none"] == pytest.approx(getattr(default_config(), field), abs=1.5)
 
 
-def test_a_fence_wait_is_a_membar_stall_not_a_branch():
+def test_a_fence_wait_is_a_membar_stall_not_a_branch(reports):
     # ncu names a warp waiting on a memory barrier "membar"; the fence borrowed the branch's hold
-    mod = sg.RawModule(code=SRC)
-    m = {}
-    for name in ("none", "gpu_fence"):
-        rep = mod.get_function(name)((1,), (32,), (sg.zeros(1, np.int64), sg.zeros(32, np.int32), np.int32(ITERS)))
-        m[name] = rep.metrics
+    m = {name: reports[name].metrics for name in ("none", "gpu_fence")}
     membar = m["gpu_fence"]["smsp__pcsamp_warps_issue_stalled_membar"]
     assert membar >= ITERS * (default_config().lat_fence_gpu - 10)
     assert m["none"]["smsp__pcsamp_warps_issue_stalled_membar"] == 0
