@@ -20,7 +20,7 @@ import simgpu as sg
 
 # metric -> (kind, tolerance, label). kind: "exact", "rel" (fraction), "abs" (points), "info"
 CHECKS: list[tuple[str, str, float, str]] = [
-    ("smsp__inst_executed.sum", "info", 0.0, "warp instructions (PTX vs SASS)"),
+    ("smsp__inst_executed.sum", "info", 0.0, "warp instructions (SASS, estimated)"),
     ("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "exact", 0.0, "global ld requests"),
     ("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "exact", 0.0, "global ld sectors"),
     ("l1tex__t_requests_pipe_lsu_mem_global_op_st.sum", "exact", 0.0, "global st requests"),

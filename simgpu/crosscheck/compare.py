@@ -10,7 +10,8 @@ without a GPU:
   requests, sectors, wavefronts and SASS memory-instruction counts are *exact* (they follow from the
   addresses alone); L2 read sectors, DRAM bytes read and bank conflicts within a relative
   tolerance; hit rates (``.pct``) within some percentage points; everything else (instruction
-  totals: PTX is not SASS, cycles, DRAM writes of a write-back L2) is shown for information only.
+  totals: simgpu estimates the SASS from the PTX, cycles, DRAM writes of a write-back L2) is shown
+  for information only.
 * :class:`TimingRow` — simulated kernel time (``gpu__time_duration.sum`` when the simulator
   reports one, else ``n/a``) against ncu's ``gpu__time_duration`` median and the CUDA-event median.
 

@@ -15,8 +15,9 @@ SUMMARY_METRICS = [
     ("sm__cycles_elapsed.max", "SM cycles elapsed (max)"),
     ("sm__warps_active.avg.pct_of_peak_sustained_active", "achieved occupancy (%)"),
     ("sm__inst_executed.avg.per_cycle_active", "IPC per SM"),
-    ("smsp__inst_executed.sum", "warp instructions executed"),
-    ("smsp__thread_inst_executed.sum", "thread instructions executed"),
+    ("smsp__inst_executed.sum", "warp instructions executed (SASS, estimated)"),
+    ("simgpu__ptx_inst_executed.sum", "  PTX warp instructions executed"),
+    ("smsp__thread_inst_executed.sum", "thread instructions executed (PTX)"),
     ("smsp__sass_inst_executed_op_global_ld.sum", "global load instructions"),
     ("smsp__sass_inst_executed_op_global_st.sum", "global store instructions"),
     ("smsp__sass_inst_executed_op_shared_ld.sum", "shared load instructions"),
@@ -68,11 +69,17 @@ class LaunchReport:
 
     @property
     def warp_instructions(self) -> int:
-        return int(self.metrics.get("smsp__inst_executed.sum", 0))
+        """The PTX warp instructions the engine executed (what the simulator's speed is counted in);
+        metrics["smsp__inst_executed.sum"] is ncu's SASS count, estimated by the timing model."""
+        return int(self._ptx_warp_instructions())
+
+    def _ptx_warp_instructions(self) -> float:
+        return self.metrics.get("simgpu__ptx_inst_executed.sum", self.metrics.get("smsp__inst_executed.sum", 0))
 
     @property
     def simt_efficiency(self) -> float:
-        w = self.metrics.get("smsp__inst_executed.sum", 0)
+        """Active threads per PTX warp instruction / 32 (both counts from the engine's run)."""
+        w = self._ptx_warp_instructions()
         t = self.metrics.get("smsp__thread_inst_executed.sum", 0)
         return t / (32.0 * w) if w else 0.0
 
@@ -98,6 +105,10 @@ class LaunchReport:
                 v = self.metrics[name]
                 if name in _SHOWN_IF_NONZERO and not v:
                     continue
+                if self.timing is None and name == "simgpu__ptx_inst_executed.sum":
+                    continue  # without the timing model smsp__inst_executed is this PTX count
+                if self.timing is None and name == "smsp__inst_executed.sum":
+                    label = "warp instructions executed (PTX; the SASS estimate needs timing)"
                 rows.append((label, _fmt(v), name))
         return rows
 

@@ -8,7 +8,7 @@ import pytest
 import simgpu as sg
 
 THREAD_INST = "smsp__thread_inst_executed.sum"
-WARP_INST = "smsp__inst_executed.sum"
+WARP_INST = "simgpu__ptx_inst_executed.sum"  # the engine's count; smsp__ is the SASS estimate
 
 
 def kernel(src: str, name: str):

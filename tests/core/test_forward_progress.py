@@ -59,7 +59,8 @@ def test_decoupled_lookback_scan_completes_and_is_correct(engine):
 def test_both_engines_spin_alike():
     *_, ref = _lookback("reference", blocks=12)
     *_, fast = _lookback("fast", blocks=12)
-    for key in ("smsp__inst_executed.sum", "simgpu__scheduler_spin_sleeps", "simgpu__scheduler_longest_wait_steps",
+    for key in ("smsp__inst_executed.sum", "simgpu__ptx_inst_executed.sum", "simgpu__scheduler_spin_sleeps",
+                "simgpu__scheduler_longest_wait_steps",
                 "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum", "gpu__time_duration.sum"):
         assert ref.metrics[key] == fast.metrics[key], key
 
@@ -154,7 +155,7 @@ def test_long_uneven_loops_are_not_taken_for_spins(monkeypatch):
     rep2 = sg.RawModule(code=src).get_function("k")((2,), (128,), (sg.asarray(trips), out2))
     assert rep2.metrics["simgpu__scheduler_fair_turns"] == 0
     np.testing.assert_array_equal(out2.get(), out.get())
-    for key in ("smsp__inst_executed.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    for key in ("simgpu__ptx_inst_executed.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
                 "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "lts__t_sectors_srcunit_tex_op_read.sum",
                 "l1tex__t_sector_hit_rate.pct"):
         assert rep2.metrics[key] == rep.metrics[key], key
@@ -211,4 +212,4 @@ def test_failed_mbarrier_wait_sleeps_until_the_producer_arrives(engine):
     assert out.get().tolist() == [int(x.sum()) * (t + 1) for t in range(32)] * 3
     assert rep.metrics["simgpu__scheduler_spin_sleeps"] >= 3
     assert rep.metrics["simgpu__scheduler_fair_turns"] == 0
-    assert rep.metrics["smsp__inst_executed.sum"] < 800  # 336; 1,878 when only the loop check catches it
+    assert rep.metrics["simgpu__ptx_inst_executed.sum"] < 800  # 336 (PTX); 1,878 when only the loop check catches it

@@ -69,7 +69,7 @@ def test_divergent_targets_cost_one_pass_each():
     work is the same, plus the re-issued calls (24 + 16 + 8 lanes for four functions of 8 lanes)."""
     runs = [_run("local_table", (np.arange(32) % k).astype(np.int32) + (k == 1), "reference")[1].metrics
             for k in (1, 2, 4)]
-    warp = [r["smsp__inst_executed.sum"] for r in runs]
+    warp = [r["simgpu__ptx_inst_executed.sum"] for r in runs]
     thread = [r["smsp__thread_inst_executed.sum"] for r in runs]
     assert warp[1] - warp[0] == 5 and warp[2] - warp[0] == 3 * 5
     assert thread[1] - thread[0] == 16 and thread[2] - thread[0] == 24 + 16 + 8

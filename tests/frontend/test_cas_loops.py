@@ -213,7 +213,8 @@ def test_engines_agree(hist):
     a = _run(hist, bins, engine="reference")
     b = _run(hist, bins, engine="fast")
     for k in ("smsp__sass_inst_executed_op_shared_atom.sum", "smsp__sass_inst_executed_op_shared_ld.sum",
-              "smsp__inst_executed.sum", "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+              "smsp__inst_executed.sum", "simgpu__ptx_inst_executed.sum",
+              "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
               "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"):
         assert a[0].metrics[k] == b[0].metrics[k], k
     for x, y in zip(a[1:], b[1:]):

@@ -48,6 +48,30 @@ def test_vector_add_and_report():
     assert "<table>" in report._repr_html_()
 
 
+def test_instruction_counts_sass_estimate_and_ptx():
+    """smsp__inst_executed.sum is ncu's SASS count, the timing replay's estimate (its
+    sm__inst_executed.sum); the PTX count the engine executed is simgpu__ptx_inst_executed.sum (22
+    PTX instructions a warp here, 32 warps), what warp_instructions and SIMT efficiency use. Without
+    the timing model there is no estimate: smsp__inst_executed.sum is the PTX count."""
+    k = sg.RawModule(code=VECTOR_ADD).get_function("vector_add")
+    n = 1024
+    reports = {}
+    for timing in (True, False):
+        c = sg.zeros(n, dtype=np.float32)
+        reports[timing] = k((n // 256,), (256,), (sg.ones(n), sg.ones(n), c, np.int32(n)), timing=timing)
+    timed, untimed = reports[True].metrics, reports[False].metrics
+    assert timed["simgpu__ptx_inst_executed.sum"] == untimed["simgpu__ptx_inst_executed.sum"] == 22 * 32
+    assert timed["smsp__inst_executed.sum"] == timed["sm__inst_executed.sum"]
+    # ptxas folds the 32-bit parameter, the cvta's and the address adds into operands
+    assert timed["smsp__inst_executed.sum"] < timed["simgpu__ptx_inst_executed.sum"]
+    assert untimed["smsp__inst_executed.sum"] == 22 * 32 and "sm__inst_executed.sum" not in untimed
+    assert reports[True].warp_instructions == reports[False].warp_instructions == 22 * 32
+    assert reports[True].simt_efficiency == reports[False].simt_efficiency == 1.0
+    assert "SASS, estimated" in str(reports[True]) and "simgpu__ptx_inst_executed.sum" in str(reports[True])
+    assert "SASS estimate needs timing" in str(reports[False])
+    assert "simgpu__ptx_inst_executed.sum" not in str(reports[False])
+
+
 def test_rawkernel_constructor_and_ptx_input():
     k = sg.RawKernel(VECTOR_ADD, "vector_add")
     ptx = k.module.ptx
