@@ -527,8 +527,8 @@ def _sass_instruction_count(timing_metrics: dict[str, float]) -> float:
     (ptxas folds address arithmetic and 32-bit parameters into operands, adds prologue reads of
     64-bit parameters and special registers, unrolls loops, predicates short branches). The timing
     replay issues the SASS as it estimates it (sm__inst_executed.sum), so with the timing model the
-    ncu-named count is that estimate: over the 272 recorded launches within 12.5 % of the H200's on
-    average (median -0.2 %) where the PTX count is 17.2 % off (median +8.7 %) (2026-12-07, README).
+    ncu-named count is that estimate: over the 272 recorded launches within 11.1 % of the H200's on
+    average (median -4.1 %) where the PTX count is 17.2 % off (median +8.7 %) (2026-12-07, README).
     The PTX count stays as simgpu__ptx_inst_executed.sum."""
     return float(timing_metrics["sm__inst_executed.sum"])
 

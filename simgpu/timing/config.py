@@ -632,6 +632,13 @@ class TimingConfig:
     # PTX ops that ptxas folds into other instructions (ld.param -> constant-bank operand,
     # cvta.to.global, mov of %ctaid/%ntid/%nctaid) take no issue slot
     fold_free_ops: bool = True
+    # ... and the register copies and immediate moves register allocation leaves no instruction for
+    # (timing/moves.py: typical22 smem_allreduce's PTX has 22 such movs a warp, its recorded SASS
+    # none); a read of a folded copy waits for the copy's source. 272 recorded launches, side by
+    # side (2026-12-07): warp instructions against ncu's mean |error| 12.5 -> 11.1 %, median -0.2 ->
+    # -4.1 %, within 10 % 143 -> 151 (smem_allreduce +62.5 -> -6.2 %, allreduce_inplace +76.9 ->
+    # -7.7 %); kernel time 9.83 -> 9.93 % (float shuffle chains lose a copy's 5 cycles each way)
+    fold_register_moves: bool = True
     # ... except what the SASS still reads with an instruction of its own: a 64-bit (mostly pointer)
     # parameter an LDC.64 (lat_const), %ctaid an S2R / S2UR, %ntid / %nctaid an LDC / ULDC (lat_int).
     # The recorded SASS of every suite has them (typical matrix_add_2d: 3 LDC.64, S2UR, S2R, LDC,

@@ -31,6 +31,7 @@ from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 from simgpu.frontend.ptx.cas_loops import spinning_cas
 from simgpu.timing.config import TimingConfig
 from simgpu.timing.convergence import guarded_shuffles
+from simgpu.timing.moves import foldable_moves, forwarded_sources
 from simgpu.timing.reg_pressure import PressureTracker, row_registers
 
 # pipes (per sub-partition issue resources)
@@ -394,6 +395,8 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
     # waits for OLDER (N > 1 as if 1: a little too long), wait_all and wait_group 0 for all three.
     n_regs = max(1, lk.num_regs) + 3
     uncommitted, last, older = n_regs - 3, n_regs - 2, n_regs - 1
+    src_regs: list[list[int]] = []
+    dst_regs: list[list[int]] = []
     for pc, ins in enumerate(lk.instructions):
         k, p, l, i, s = classify(ins, int(lk.kinds[pc]), lk.mem_class[pc], cfg)
         if k == K_FREE and not cfg.fold_free_ops:
@@ -429,9 +432,33 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
         dregs = [r for r in dict.fromkeys(dregs) if r >= 0][:MAX_DST]
         src[pc, :len(sregs)] = sregs
         dst[pc, :len(dregs)] = dregs
+        src_regs.append(sregs)
+        dst_regs.append(dregs)
+    if cfg.fold_free_ops and cfg.fold_register_moves:
+        _fold_moves(lk, get, kind, pipe, lat, ii, sb, src, src_regs, dst_regs)
     readonly = np.array([k == K_GLD and (ins.opcode in ("ldu", "tex", "tld4") or "nc" in ins.mods)
                          for k, ins in zip(kind, lk.instructions)], bool)
     return StaticTable(kind, pipe, lat, ii, sb, src, dst, n_regs, readonly, slots, timer_reads(lk))
+
+
+def _fold_moves(lk: LinkedKernel, get, kind, pipe, lat, ii, sb, src, src_regs, dst_regs) -> None:
+    """Fold the `mov`s ptxas issues nothing for (timing/moves.py) in place: each becomes K_FREE, and
+    every read of its destination reads its source instead (an immediate's: nothing to wait for)."""
+    def takes_immediate(pc: int) -> bool:
+        return int(kind[pc]) in (K_ALU, K_SHFL) and lk.instructions[pc].opcode != "mov"
+
+    folded = foldable_moves(lk.instructions, dst_regs, src_regs, get, takes_immediate)
+    if not folded:
+        return
+    for pc in folded:
+        kind[pc], pipe[pc], lat[pc], ii[pc], sb[pc] = K_FREE, P_NONE, 0, 0, SB_WAIT
+    forward = forwarded_sources(folded, dst_regs)
+    for pc, regs in enumerate(src_regs):
+        if any(r in forward for r in regs):
+            new = [forward.get(r, r) for r in regs]
+            new = [r for r in dict.fromkeys(new) if r >= 0][:MAX_SRC]
+            src[pc, :] = -1
+            src[pc, :len(new)] = new
 
 
 def clock_steps(lk: LinkedKernel, cfg: TimingConfig | None = None) -> np.ndarray:
