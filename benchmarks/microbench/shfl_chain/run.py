@@ -1,0 +1,69 @@
+"""shfl_chain: cycles a step of a dependent shuffle chain costs a warp, on the GPU and in simgpu
+(`python run.py gpu|sim OUT.json`, `python run.py table GPU.json SIM.json`). Each case is (kernel,
+shape): one warp, and 4 warps of one CTA (one a sub-partition)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+SRC = (HERE / "kernels.cu").read_text()
+ITERS = 64
+STEPS = ITERS * 8
+KERNELS = {"int_shfl": np.int32, "int_shfl_add": np.int32, "float_shfl": np.float32,
+           "float_shfl_add": np.float32, "float_fma": np.float32}
+SHAPES = {"1warp": (1, 32), "4warps": (1, 128)}
+
+
+def _args(xp, kernel, grid, block):
+    out = xp.zeros(grid * block // 32, dtype=np.int64)
+    io = xp.asarray((np.arange(grid * block) % 7).astype(KERNELS[kernel]))
+    return out, (out, io, np.int32(ITERS))
+
+
+def gpu(path: str) -> None:
+    import cupy as cp
+
+    mod = cp.RawModule(code=SRC)
+    res = {}
+    for k in KERNELS:
+        for shape, (grid, block) in SHAPES.items():
+            out, args = _args(cp, k, grid, block)
+            f = mod.get_function(k)
+            f((grid,), (block,), args)
+            f((grid,), (block,), args)
+            cp.cuda.Device().synchronize()
+            res[f"{k}/{shape}"] = float(np.median(out.get())) / STEPS
+    Path(path).write_text(json.dumps(res, indent=1))
+
+
+def sim(path: str) -> None:
+    sys.path.insert(0, str(HERE.parents[2]))
+    import simgpu as sg
+
+    mod = sg.RawModule(code=SRC)
+    res = {}
+    for k in KERNELS:
+        for shape, (grid, block) in SHAPES.items():
+            _, args = _args(sg, k, grid, block)
+            rep = mod.get_function(k)((grid,), (block,), args)
+            reads = rep.timing.clock_reads()
+            res[f"{k}/{shape}"] = float(np.median([r[1] - r[0] for r in reads])) / STEPS
+    Path(path).write_text(json.dumps(res, indent=1))
+
+
+def table(gpu_path: str, sim_path: str) -> None:
+    g, s = json.loads(Path(gpu_path).read_text()), json.loads(Path(sim_path).read_text())
+    print("| case | GPU cycles a step | simgpu |")
+    print("|---|---|---|")
+    for name, v in g.items():
+        sv = s.get(name)
+        print(f"| {name} | {v:.1f} | {'-' if sv is None else f'{sv:.1f}'} |")
+
+
+if __name__ == "__main__":
+    {"gpu": gpu, "sim": sim, "table": table}[sys.argv[1]](*sys.argv[2:])
