@@ -40,3 +40,21 @@ def main(device: Callable[[Path, str], None], sim: Callable[[Path], None], table
         sim(opts.dir)
     else:
         table(opts.dir)
+
+
+def clock_cycles_per_step(report, steps: int) -> float:
+    """simgpu's cycles a step: the median over warps of the replay's two clock64 reads, apart, over
+    `steps` (a kernel that reads clock64 before and after its loop of `steps`)."""
+    import numpy as np
+
+    return float(np.median([r[1] - r[0] for r in report.timing.clock_reads()])) / steps
+
+
+def cycles_table(gpu_path: str, sim_path: str) -> None:
+    """Cycles a step, case by case: the GPU's JSON ({case: cycles}) beside simgpu's, as markdown."""
+    g, s = json.loads(Path(gpu_path).read_text()), json.loads(Path(sim_path).read_text())
+    print("| case | GPU cycles a step | simgpu |")
+    print("|---|---|---|")
+    for name, v in g.items():
+        sv = s.get(name)
+        print(f"| {name} | {v:.1f} | {'-' if sv is None else f'{sv:.1f}'} |")

@@ -11,6 +11,9 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from side_by_side import clock_cycles_per_step, cycles_table  # noqa: E402
+
 SRC = (HERE / "kernels.cu").read_text()
 ITERS = 256
 KERNELS = ["none", "block_fence", "gpu_fence", "acq_rel_gpu", "system_fence", "store_only", "store_gpu_fence",
@@ -54,19 +57,9 @@ def sim(path: str) -> None:
                 continue
             _, args = _args(sg, grid, block)
             rep = mod.get_function(k)((grid,), (block,), args)
-            reads = rep.timing.clock_reads()
-            res[f"{k}/{shape}"] = float(np.median([r[1] - r[0] for r in reads])) / ITERS
+            res[f"{k}/{shape}"] = clock_cycles_per_step(rep, ITERS)
     Path(path).write_text(json.dumps(res, indent=1))
 
 
-def table(gpu_path: str, sim_path: str) -> None:
-    g, s = json.loads(Path(gpu_path).read_text()), json.loads(Path(sim_path).read_text())
-    print("| case | GPU cycles a step | simgpu |")
-    print("|---|---|---|")
-    for name, v in g.items():
-        sv = s.get(name)
-        print(f"| {name} | {v:.1f} | {'-' if sv is None else f'{sv:.1f}'} |")
-
-
 if __name__ == "__main__":
-    {"gpu": gpu, "sim": sim, "table": table}[sys.argv[1]](*sys.argv[2:])
+    {"gpu": gpu, "sim": sim, "table": cycles_table}[sys.argv[1]](*sys.argv[2:])
