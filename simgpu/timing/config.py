@@ -637,7 +637,9 @@ class TimingConfig:
     # none); a read of a folded copy waits for the copy's source. 272 recorded launches, side by
     # side (2026-12-07): warp instructions against ncu's mean |error| 12.5 -> 11.1 %, median -0.2 ->
     # -4.1 %, within 10 % 143 -> 151 (smem_allreduce +62.5 -> -6.2 %, allreduce_inplace +76.9 ->
-    # -7.7 %); kernel time 9.83 -> 9.93 % (float shuffle chains lose a copy's 5 cycles each way)
+    # -7.7 %); kernel time 9.83 -> 9.93 % (float shuffle chains lose a copy's 5 cycles each way).
+    # benchmarks/microbench/shfl_chain (H100, 2026-12-07): a float `v += shfl(v)` step 29.7 cycles,
+    # as an int one; simgpu 29.5 with the copies folded, 39.4 without
     fold_register_moves: bool = True
     # ... except what the SASS still reads with an instruction of its own: a 64-bit (mostly pointer)
     # parameter an LDC.64 (lat_const), %ctaid an S2R / S2UR, %ntid / %nctaid an LDC / ULDC (lat_int).
