@@ -71,15 +71,12 @@ class LaunchReport:
     def warp_instructions(self) -> int:
         """The PTX warp instructions the engine executed (what the simulator's speed is counted in);
         metrics["smsp__inst_executed.sum"] is ncu's SASS count, estimated by the timing model."""
-        return int(self._ptx_warp_instructions())
-
-    def _ptx_warp_instructions(self) -> float:
-        return self.metrics.get("simgpu__ptx_inst_executed.sum", self.metrics.get("smsp__inst_executed.sum", 0))
+        return int(self.metrics.get("simgpu__ptx_inst_executed.sum", 0))
 
     @property
     def simt_efficiency(self) -> float:
         """Active threads per PTX warp instruction / 32 (both counts from the engine's run)."""
-        w = self._ptx_warp_instructions()
+        w = self.metrics.get("simgpu__ptx_inst_executed.sum", 0)
         t = self.metrics.get("smsp__thread_inst_executed.sum", 0)
         return t / (32.0 * w) if w else 0.0
 
