@@ -42,12 +42,46 @@ def main(device: Callable[[Path, str], None], sim: Callable[[Path], None], table
         table(opts.dir)
 
 
-def clock_cycles_per_step(report, steps: int) -> float:
-    """simgpu's cycles a step: the median over warps of the replay's two clock64 reads, apart, over
-    `steps` (a kernel that reads clock64 before and after its loop of `steps`)."""
+def gpu_cycles_per_step(src: str, kernels, shapes: dict[str, tuple[int, int]],
+                        make_args: Callable, steps: int) -> dict[str, float]:
+    """On the device (CuPy): each kernel of `src` at each (grid, block) shape, launched twice (the
+    first warms), gives the median over warps of the cycles its lanes 0 wrote into `out`, over
+    `steps`, as {"kernel/shape": cycles}. make_args(xp, kernel, grid, block) -> (out, args)."""
+    import cupy as cp
     import numpy as np
 
-    return float(np.median([r[1] - r[0] for r in report.timing.clock_reads()])) / steps
+    mod = cp.RawModule(code=src)
+    res = {}
+    for k in kernels:
+        for shape, (grid, block) in shapes.items():
+            out, args = make_args(cp, k, grid, block)
+            f = mod.get_function(k)
+            f((grid,), (block,), args)
+            f((grid,), (block,), args)
+            cp.cuda.Device().synchronize()
+            res[f"{k}/{shape}"] = float(np.median(out.get())) / steps
+    return res
+
+
+def sim_cycles_per_step(src: str, kernels, shapes: dict[str, tuple[int, int]],
+                        make_args: Callable, steps: int) -> dict[str, float]:
+    """gpu_cycles_per_step's cases in simgpu: the median over warps of the replay's two clock64
+    reads, apart, over `steps` (each kernel reads clock64 before and after its loop of `steps`)."""
+    import sys
+
+    import numpy as np
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+    import simgpu as sg
+
+    mod = sg.RawModule(code=src)
+    res = {}
+    for k in kernels:
+        for shape, (grid, block) in shapes.items():
+            _, args = make_args(sg, k, grid, block)
+            rep = mod.get_function(k)((grid,), (block,), args)
+            res[f"{k}/{shape}"] = float(np.median([r[1] - r[0] for r in rep.timing.clock_reads()])) / steps
+    return res
 
 
 def cycles_table(gpu_path: str, sim_path: str) -> None:

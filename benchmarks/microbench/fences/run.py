@@ -12,7 +12,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from side_by_side import clock_cycles_per_step, cycles_table  # noqa: E402
+from side_by_side import cycles_table, gpu_cycles_per_step, sim_cycles_per_step  # noqa: E402
 
 SRC = (HERE / "kernels.cu").read_text()
 ITERS = 256
@@ -23,41 +23,20 @@ SHAPES = {"1warp": (1, 32), "8warps": (1, 256), "8warps_132sms": (132, 256),
           "2warps": (1, 64), "4warps": (1, 128), "16warps": (1, 512), "32warps": (1, 1024)}
 
 
-def _args(xp, grid, block):
+def _args(xp, _kernel, grid, block):
     warps = grid * block // 32
     out = xp.zeros(warps, dtype=np.int64)
     return out, (out, xp.zeros(warps * 32, dtype=np.int32), np.int32(ITERS))
 
 
 def gpu(path: str) -> None:
-    import cupy as cp
-
-    mod = cp.RawModule(code=SRC)
-    res = {}
-    for k in KERNELS:
-        for shape, (grid, block) in SHAPES.items():
-            out, args = _args(cp, grid, block)
-            f = mod.get_function(k)
-            f((grid,), (block,), args)
-            f((grid,), (block,), args)
-            cp.cuda.Device().synchronize()
-            res[f"{k}/{shape}"] = float(np.median(out.get())) / ITERS
+    res = gpu_cycles_per_step(SRC, KERNELS, SHAPES, _args, ITERS)
     Path(path).write_text(json.dumps(res, indent=1))
 
 
 def sim(path: str) -> None:
-    sys.path.insert(0, str(HERE.parents[2]))
-    import simgpu as sg
-
-    mod = sg.RawModule(code=SRC)
-    res = {}
-    for k in KERNELS:
-        for shape, (grid, block) in SHAPES.items():
-            if grid > 1:
-                continue
-            _, args = _args(sg, grid, block)
-            rep = mod.get_function(k)((grid,), (block,), args)
-            res[f"{k}/{shape}"] = clock_cycles_per_step(rep, ITERS)
+    one_cta = {s: gb for s, gb in SHAPES.items() if gb[0] == 1}  # the 132-SM shape on the GPU only
+    res = sim_cycles_per_step(SRC, KERNELS, one_cta, _args, ITERS)
     Path(path).write_text(json.dumps(res, indent=1))
 
 

@@ -12,7 +12,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from side_by_side import clock_cycles_per_step, cycles_table  # noqa: E402
+from side_by_side import cycles_table, gpu_cycles_per_step, sim_cycles_per_step  # noqa: E402
 
 SRC = (HERE / "kernels.cu").read_text()
 ITERS = 64
@@ -29,32 +29,12 @@ def _args(xp, kernel, grid, block):
 
 
 def gpu(path: str) -> None:
-    import cupy as cp
-
-    mod = cp.RawModule(code=SRC)
-    res = {}
-    for k in KERNELS:
-        for shape, (grid, block) in SHAPES.items():
-            out, args = _args(cp, k, grid, block)
-            f = mod.get_function(k)
-            f((grid,), (block,), args)
-            f((grid,), (block,), args)
-            cp.cuda.Device().synchronize()
-            res[f"{k}/{shape}"] = float(np.median(out.get())) / STEPS
+    res = gpu_cycles_per_step(SRC, KERNELS, SHAPES, _args, STEPS)
     Path(path).write_text(json.dumps(res, indent=1))
 
 
 def sim(path: str) -> None:
-    sys.path.insert(0, str(HERE.parents[2]))
-    import simgpu as sg
-
-    mod = sg.RawModule(code=SRC)
-    res = {}
-    for k in KERNELS:
-        for shape, (grid, block) in SHAPES.items():
-            _, args = _args(sg, k, grid, block)
-            rep = mod.get_function(k)((grid,), (block,), args)
-            res[f"{k}/{shape}"] = clock_cycles_per_step(rep, STEPS)
+    res = sim_cycles_per_step(SRC, KERNELS, SHAPES, _args, STEPS)
     Path(path).write_text(json.dumps(res, indent=1))
 
 
