@@ -76,6 +76,35 @@ def sass_listing(text: str) -> dict[str, list[SassInstruction]]:
     return funcs
 
 
+def without_subroutines(text: str) -> str:
+    """nvdisasm's text without the slow-path subroutines ptxas appends to a kernel (the IEEE
+    division's, the square root's, ...: `.type $__internal_...` up to the next kernel's section)."""
+    out, skip = [], False
+    for line in text.splitlines():
+        if re.match(r"//-+ \.text\.", line):
+            skip = False
+        if re.match(r"^\s*\.type\s+\$__internal", line):
+            skip = True
+        if not skip:
+            out.append(line)
+    return "\n".join(out)
+
+
+def convergence_regions(code: list[SassInstruction]) -> int:
+    """BSSYs of a kernel's listing, less those whose region is one slow-path call's alone (a CALL
+    and no inner BSSY: ptxas's own fast-path test, which the timing model counts in the op's
+    slots): the convergence barriers the PTX's branches account for (timing/convergence.py)."""
+    n = 0
+    for q, ins in enumerate(code):
+        if not re.search(r"\bBSSY\b", ins.text):
+            continue
+        label = re.search(r"\((\.L_x_\d+)\)", ins.text)
+        end = next((z for z in range(q, len(code)) if label and label.group(1) in code[z].labels), len(code))
+        region = code[q + 1:end]
+        n += not (any("CALL" in x.text for x in region) and not any("BSSY" in x.text for x in region))
+    return n
+
+
 def format_listing(instructions: list[SassInstruction]) -> str:
     """One line per instruction: address, text, stall cycles, the raw yield bit, and the scoreboards
     it sets, releases on reading its sources and waits on."""

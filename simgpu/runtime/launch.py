@@ -488,7 +488,9 @@ def _report(pl: PreparedLaunch, host_seconds: float) -> LaunchReport:
         # shuffles, %tid reads, ... ride the shared data pipe too (stats/data_pipe.py)
         metrics["l1tex__data_pipe_lsu_wavefronts_mem_shared.sum"] += float(shared_pipe_extra_wavefronts(
             lk.instructions, stats.per_pc_warps, lk.mem_class, lk.target, -(-threads // 32),
-            converted=if_convertible_branches(lk, pl.timing_config.if_convert_max_instructions)))
+            converted=if_convertible_branches(lk, pl.timing_config.if_convert_max_instructions,
+                                              pl.timing_config.if_convert_over_slow_paths,
+                                              pl.timing_config.if_convert_max_with_load)))
         metrics["launch__occupancy_limit_shared_mem"] = float(shared_mem_limit(
             cfg, memsys.carveout_bytes, lk.shared_static + shared_mem))
         metrics.update(_shared_sass_wavefronts(lk.mem_class, memsys.per_instruction(), memsys.instruction_kinds()))

@@ -641,6 +641,15 @@ class TimingConfig:
     # benchmarks/microbench/shfl_chain (H100, 2026-12-07): a float `v += shfl(v)` step 29.7 cycles,
     # as an int one; simgpu 29.5 with the copies folded, 39.4 without
     fold_register_moves: bool = True
+    # ptxas's convergence barriers (BSSY before a region a branch may split the warp in, BSYNC where
+    # it meets again) take an issue slot each (timing/convergence.py convergence_barriers; the rule
+    # checked against NVRTC's SASS of 245 recorded kernels and of tests/timing/
+    # test_convergence_barriers.py's probes). 272 recorded launches side by side (2026-12-07): warp
+    # instructions against ncu's mean |error| 11.12 -> 10.98 %, median -4.1 -> -3.3 %; kernel time
+    # 9.93 -> 9.85 %; no issue-3 check moved. With the if-conversion limits below (over a global
+    # load, not over a slow path, not to the exit) 10.69 % and 9.78 %; typical23 pair_min_dist
+    # 39.4M -> 43.64M warp instructions (H100 43.65M), -37.9 -> -19.2 % in time
+    convergence_barrier_slots: bool = True
     # ... except what the SASS still reads with an instruction of its own: a 64-bit (mostly pointer)
     # parameter an LDC.64 (lat_const), %ctaid an S2R / S2UR, %ntid / %nctaid an LDC / ULDC (lat_int).
     # The recorded SASS of every suite has them (typical matrix_add_2d: 3 LDC.64, S2UR, S2R, LDC,
@@ -754,9 +763,24 @@ class TimingConfig:
     schedule_register_budget: bool = False
     # latency the scheduler assumes for a global load when ranking instructions (about an L2 hit)
     schedule_load_latency: int = 400
-    # ASSUMED: ptxas predicates (if-converts) guarded forward branches over at most this many
-    # instructions; they then neither end a scheduling block nor cost a branch
+    # ptxas predicates (if-converts) guarded forward branches over at most this many instructions;
+    # they then neither end a scheduling block nor cost a branch. NVRTC 13 probes for sm_90
+    # (`if (threadIdx.x < 40) { k ops }`, nvdisasm, 2026-12-07): k FFMAs or k shared loads are
+    # predicated up to 8 PTX instructions and branched around from 9, global stores the same (a
+    # shadow with an `__expf` is branched around from 5: not modelled)
     if_convert_max_instructions: int = 8
+    # ... and up to this many where the shadow holds a global load (the same probes with 1, 2 or 3
+    # ld.global of the k ops: predicated up to 20 PTX instructions, a BRA from 21; typical12
+    # depthwise3x3's 12-instruction shadows around two loads each are predicated in its SASS). A
+    # branch to the thread's end is never if-converted: ptxas makes it `@P EXIT` (isa._ends_thread).
+    # Both, 272 launches side by side: warp instructions 10.98 -> 10.69 %, within 10 % 152 -> 156
+    # (typical17 read_f4_* +11.8 -> 0.0 %); time 9.85 -> 9.78 % (depthwise3x3 +26.9 -> -11.2 %),
+    # but depthwise3x3's L2 read sectors +0.42 -> -2.20 % (its cross-SM merging moved with the time)
+    if_convert_max_with_load: int = 20
+    # ... but never over an op ptxas branches around to a slow-path call (IEEE div / sqrt / rcp,
+    # 64-bit integer div / rem): a CALL cannot be predicated (validation/typical23 pair_min_dist's
+    # SASS on the H100). True: the old rule, which if-converted those shadows too
+    if_convert_over_slow_paths: bool = False
     timeline_bins: int = 200
 
     @classmethod

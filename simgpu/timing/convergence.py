@@ -26,6 +26,16 @@ Not modelled: ptxas also puts a WARPSYNC.ALL right after some convergence barrie
 SHFL follows, the warp just reconverged (an integer butterfly after a lane-strided loop: typical5
 int8_gemv_dp4a, typical7 persistent_worklist; the same loop summing floats gets none). It stands
 where a block already starts, so the schedule is the same without it.
+
+The same analysis, with values told uniform among the lanes that compute them, says where ptxas
+puts its convergence barriers (convergence_barriers): a BSSY before a region a branch may split the
+warp in and a BSYNC where its sides meet, two SASS instructions the PTX does not have. Over the
+recorded suites' 245 kernels NVRTC's SASS has 247 such BSSYs outside the regions of ptxas's own
+slow-path calls, and the rule finds 194, the same number in 201 kernels; most of the rest are the
+remainder loops ptxas adds when it unrolls a lane-strided loop (one region per copy, each entered
+once: gemv_warp_rows 4 against 2), short if / else diamonds ptxas predicates (scan_warp_shfl) and
+regions around warp-synchronous code (group8_votes 5 against 0); tests/timing/
+test_convergence_barriers.py holds the probes.
 """
 
 from __future__ import annotations
@@ -150,3 +160,90 @@ def guarded_shuffles(lk: LinkedKernel) -> set[int]:
         return set()
     div = divergent_pcs(lk)
     return {pc for pc in shuffles if pc in div or lk.func_of_pc[pc] != lk.name}
+
+
+def _exit_blocks(lk: LinkedKernel, g: _Graph) -> set[int]:
+    """Blocks that only end the thread, or only jump to such a block (NVRTC's `bra.uni` to a shared
+    `ret` after a loop): lanes that meet there have nothing left to run together."""
+    out = set(g.exits)
+    grew = True
+    while grew:
+        grew = False
+        for b, (s, e) in enumerate(zip(g.starts, g.ends)):
+            if b not in out and e - s == 1 and int(lk.kinds[s]) == BRA and int(lk.guard_reg[s]) < 0 \
+                    and g.succs[b] and g.succs[b][0] in out:
+                out.add(b)
+                grew = True
+    return out
+
+
+def varying_branches(lk: LinkedKernel) -> tuple[_Graph, dict[int, set[int]]]:
+    """The blocks whose conditional branch may split a warp, each with its region (the blocks
+    before its immediate post-dominator), by a divergence analysis that tells values uniform
+    among the lanes that compute them: a register written inside a divergent region is varying
+    only where it is read outside that region (the lanes arrive there with different values: an
+    if's result at its join, a value out of a loop the lanes left at different trips). So a loop on
+    kernel parameters nested in a lane-strided loop is not divergent, which is how ptxas sees it
+    (typical3 mlp_relu: one BSSY, for the lane-strided loop before the barrier; the shuffle guard
+    analysis above is the coarser one its 41 SASS kernels were checked with)."""
+    g = _Graph(lk)
+    ins_list = lk.instructions
+    du = [_defs_uses(ins) for ins in ins_list]
+    read_in: dict[str, set[int]] = {}
+    for pc, (_, uses) in enumerate(du):
+        for r in uses:
+            read_in.setdefault(r, set()).add(g.block_of[pc])
+    varying: set[str] = set()
+    regions: dict[int, set[int]] = {}
+    while True:
+        grew = False
+        for pc, ins in enumerate(ins_list):
+            defs = du[pc][0]
+            if not defs or all(d in varying for d in defs):
+                continue
+            if (ins.guard is not None and ins.guard.name in varying) or not _result_uniform(ins, varying, len(defs)):
+                new = set(defs) - varying
+            else:
+                b = g.block_of[pc]
+                new = {d for d in defs if d not in varying and any(
+                    b in region and not read_in.get(d, set()) <= region for region in regions.values())}
+            if new:
+                varying |= new
+                grew = True
+        for b, pc in enumerate(g.branch):
+            if b in regions or pc < 0 or len(g.succs[b]) < 2 or ins_list[pc].guard.name not in varying \
+                    or "uni" in ins_list[pc].mods:
+                continue
+            regions[b] = g.region(b)
+            grew = True
+        if not grew:
+            return g, regions
+
+
+def convergence_barriers(lk: LinkedKernel, converted: set[int] = frozenset()) -> dict[int, int]:
+    """Issue slots ptxas's convergence barriers add, by pc: a BSSY where a region lanes may split
+    in begins and a BSYNC where they meet again, for every branch that may split the warp (not
+    if-converted) whose sides meet in code, one pair per meeting point. Both are counted at the
+    region's entry, which every warp that runs the pair passes once: the first such branch, or for
+    a loop entered without one the instruction before its head (where that is not a loop's own
+    back branch). Regions that meet only at the exit get none (typical3 mlp_relu's lane-strided
+    loop to the end of the kernel)."""
+    g, regions = varying_branches(lk)
+    exits = _exit_blocks(lk, g)
+    entries: dict[int, int] = {}  # meeting block -> entry pc of its region
+    for b in regions:
+        pc = g.branch[b]
+        if pc in converted or g.ipdom[b] < 0 or g.ipdom[b] in exits:
+            continue
+        entry = pc
+        tgt = int(lk.target[pc])
+        if tgt <= pc:  # a loop's back branch: the region begins before the loop's head
+            entry = tgt - 1
+            if entry < 0 or (int(lk.kinds[entry]) == BRA and int(lk.target[entry]) <= entry):
+                continue
+        join = g.ipdom[b]
+        entries[join] = min(entries.get(join, entry), entry)
+    out: dict[int, int] = {}
+    for pc in entries.values():
+        out[pc] = out.get(pc, 0) + 2
+    return out

@@ -30,7 +30,7 @@ from simgpu.exec.program import (
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 from simgpu.frontend.ptx.cas_loops import spinning_cas
 from simgpu.timing.config import TimingConfig
-from simgpu.timing.convergence import guarded_shuffles
+from simgpu.timing.convergence import convergence_barriers, guarded_shuffles
 from simgpu.timing.moves import foldable_moves, forwarded_sources
 from simgpu.timing.reg_pressure import PressureTracker, row_registers
 
@@ -504,21 +504,50 @@ _LOAD_KINDS = {K_GLD, K_SLD, K_LLD, K_CONST}
 LOAD_KINDS = (K_GLD, K_LLD, K_CONST)  # loads whose data comes through L1 / the constant cache
 
 
-def if_convertible_branches(lk: LinkedKernel, max_shadow: int) -> set[int]:
-    """Guarded forward branches over at most `max_shadow` straight-line instructions: ptxas turns
-    these into predicated instructions (if-conversion), so they neither end a block nor cost a
-    branch."""
+def if_convertible_branches(lk: LinkedKernel, max_shadow: int, over_slow_paths: bool = False,
+                            max_shadow_with_load: int = 0) -> set[int]:
+    """Guarded forward branches over at most `max_shadow` straight-line instructions, or
+    `max_shadow_with_load` where the shadow holds a global load: ptxas turns these into predicated
+    instructions (if-conversion), so they neither end a block nor cost a branch (config
+    if_convert_max_instructions, if_convert_max_with_load). Not over an op ptxas branches around to
+    a slow-path call (program.calls_slow_path), which cannot be predicated, unless
+    `over_slow_paths` (config if_convert_over_slow_paths): validation/typical23 pair_min_dist's
+    `if (..) best = fminf(best, sqrtf(..))` is a BRA with BSSY / BSYNC around it in the SASS the
+    H100 ran. A branch to the end of the thread is not one: ptxas makes it `@P EXIT`
+    (typical10 transpose_inplace_swap's `if (x > y && x < n) { two loads, two stores }`)."""
     n = len(lk.instructions)
+    longest = max(max_shadow, max_shadow_with_load)
     out = set()
     for pc in range(n):
         if int(lk.kinds[pc]) != BRA or int(lk.guard_reg[pc]) < 0:
             continue
         tgt = int(lk.target[pc])
-        if not pc < tgt <= pc + 1 + max_shadow or tgt > n:
+        if not pc < tgt <= pc + 1 + longest or tgt > n:
             continue
-        if all(int(lk.kinds[q]) not in (BRA, CALL, RET, EXIT, BAR, TRAP) for q in range(pc + 1, tgt)):
+        if _ends_thread(lk, tgt):
+            continue  # `@P EXIT`: the lanes leave, nothing is predicated
+        shadow = range(pc + 1, tgt)
+        if tgt - pc - 1 > max_shadow and not any(lk.mem_class[q] in ("global_ld", "generic_ld") for q in shadow):
+            continue
+        if all(int(lk.kinds[q]) not in (BRA, CALL, RET, EXIT, BAR, TRAP) for q in shadow) \
+                and (over_slow_paths or not any(calls_slow_path(lk.instructions[q]) for q in shadow)):
             out.add(pc)
     return out
+
+
+def _ends_thread(lk: LinkedKernel, pc: int) -> bool:
+    """Whether the code at pc only ends the thread: an unguarded ret / exit, or an unconditional
+    branch to one (NVRTC's shared `ret` after an `if (i < n) { ... }`)."""
+    for _ in range(4):
+        if pc >= len(lk.instructions) or int(lk.guard_reg[pc]) >= 0:
+            return False
+        k = int(lk.kinds[pc])
+        if k in (RET, EXIT):
+            return k == EXIT or lk.func_of_pc[pc] == lk.name  # a device function's ret returns
+        if k != BRA:
+            return False
+        pc = int(lk.target[pc])
+    return False
 
 
 def basic_blocks(lk: LinkedKernel, converted: set[int] = frozenset(),
@@ -546,10 +575,16 @@ def scheduled_blocks(lk: LinkedKernel, st: StaticTable, cfg: TimingConfig) -> tu
     """The branches the timing model if-converts (in `st`, in place, made one-cycle predicate ops)
     and the basic blocks it schedules around them: those branches inside blocks, the guarded
     shuffles' regions blocks of their own, slow-path calls (config schedule_slow_paths_end_blocks)
-    ending one. Shared by model.simulate_timing and sass_counts.py, so both see the same loops."""
-    conv = if_convertible_branches(lk, cfg.if_convert_max_instructions)
+    ending one. Also adds the issue slots of ptxas's convergence barriers to `st` (config
+    convergence_barrier_slots), so call it once per table. Shared by model.simulate_timing and
+    sass_counts.py, so both see the same loops."""
+    conv = if_convertible_branches(lk, cfg.if_convert_max_instructions, cfg.if_convert_over_slow_paths,
+                                   cfg.if_convert_max_with_load)
     for pc in conv:  # a predicate, not a branch
         st.kind[pc], st.pipe[pc], st.lat[pc], st.ii[pc] = K_ALU, P_INT, 1, cfg.ii_int
+    if cfg.convergence_barrier_slots:
+        for pc, n in convergence_barriers(lk, conv).items():
+            st.slots[pc] += n
     ends = slow_path_calls(lk) if cfg.schedule_slow_paths_end_blocks else set()
     blocks = basic_blocks(lk, conv, set(), ends)
     return conv, basic_blocks(lk, conv, guarded_shuffle_regions(lk, blocks), ends)

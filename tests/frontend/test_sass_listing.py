@@ -90,3 +90,32 @@ def test_sass_command_prints_each_kernel_and_names_an_unknown_one(tmp_path):
     assert "== walk:" in out.output and "waits on" in out.output and "innermost loop 0" in out.output
     bad = CliRunner().invoke(main, ["sass", str(src), "--kernel", "nope"])
     assert bad.exit_code != 0 and "no kernel 'nope'" in bad.output and "walk" in bad.output
+
+
+def _listing(lines: list[str]) -> str:
+    """nvdisasm -c -hex text of kernel k from (label or instruction) lines."""
+    out = ["//--------------------- .text.k          --------------------------"]
+    addr = 0
+    for line in lines:
+        if line.endswith(":"):
+            out.append(line)
+            continue
+        out.append(f"        /*{addr:04x}*/                   {line} ;          /* 0x0000000000000000 */")
+        out.append(" " * 73 + f"/* 0x{_high(0, 0, 7, 7, ()):016x} */")
+        addr += 16
+    return "\n".join(out)
+
+
+def test_convergence_regions_leave_out_slow_path_regions_and_subroutines():
+    """A BSSY around a user's branch counts; one around only a slow-path CALL does not; the
+    appended slow-path subroutine is not part of the kernel."""
+    from simgpu.frontend.sass_listing import convergence_regions, without_subroutines
+
+    text = _listing(["BSSY B0, `(.L_x_1)", "@P0 BRA `(.L_x_2)", "BSSY B1, `(.L_x_3)", "MUFU.RSQ R6, R3",
+                     "@!P1 BRA `(.L_x_4)", "CALL.REL.NOINC `($__internal_0_$__cuda_sm20_sqrt_rn_f32_slowpath)",
+                     ".L_x_4:", ".L_x_3:", "BSYNC B1", ".L_x_2:", ".L_x_1:", "BSYNC B0", "EXIT"])
+    text += "\n        .type           $__internal_0_$__cuda_sm20_sqrt_rn_f32_slowpath,@function\n"
+    text += _listing(["BSSY B2, `(.L_x_9)", "@P0 BRA `(.L_x_9)", ".L_x_9:", "BSYNC B2", "RET.REL.NODEC R4 `(k)"]
+                     ).split("\n", 1)[1]
+    assert convergence_regions(sass_listing(text)["k"]) == 2  # the subroutine's region counted too
+    assert convergence_regions(sass_listing(without_subroutines(text))["k"]) == 1
