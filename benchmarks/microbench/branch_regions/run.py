@@ -1,0 +1,40 @@
+"""branch_regions: cycles a loop step behind a branch costs one warp, on the GPU and in simgpu
+(`python run.py gpu|sim OUT.json`, `python run.py table GPU.json SIM.json`): what ptxas's BRA and
+its BSSY / BSYNC add to 12 dependent FFMAs (timing/convergence.py convergence_barriers). Each case
+is (kernel, shape): one warp, and 4 warps of one CTA (one a sub-partition)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parent))
+from side_by_side import cycles_table, gpu_cycles_per_step, sim_cycles_per_step  # noqa: E402
+
+SRC = (HERE / "kernels.cu").read_text()
+STEPS = 256
+KERNELS = {"straight": None, "uniform_if": None, "lane_if_all": None, "lane_if_half": None,
+           "lane_ifelse_half": None}
+SHAPES = {"1warp": (1, 32), "4warps": (1, 128)}
+
+
+def _args(xp, kernel, grid, block):
+    out = xp.zeros(grid * block // 32, dtype=np.int64)
+    io = xp.asarray((np.arange(grid * block) % 7).astype(np.float32))
+    return out, (out, io, np.int32(STEPS), np.int32(32))
+
+
+def gpu(path: str) -> None:
+    Path(path).write_text(json.dumps(gpu_cycles_per_step(SRC, KERNELS, SHAPES, _args, STEPS), indent=1))
+
+
+def sim(path: str) -> None:
+    Path(path).write_text(json.dumps(sim_cycles_per_step(SRC, KERNELS, SHAPES, _args, STEPS), indent=1))
+
+
+if __name__ == "__main__":
+    {"gpu": gpu, "sim": sim, "table": cycles_table}[sys.argv[1]](*sys.argv[2:])
