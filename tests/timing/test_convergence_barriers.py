@@ -48,10 +48,14 @@ def _source(body: str) -> str:
             '{ int t = blockIdx.x * blockDim.x + threadIdx.x; float s = 0.f; ' + body + " y[t] = s; }")
 
 
-def _sass_regions(src: str) -> int:
+def _sass_code(src: str):
+    """Kernel k's SASS instructions as NVRTC's ptxas makes them, without its slow-path subroutines."""
     cubin = nvrtc.compile_to_cubin(src, arch="sm_90")
-    return convergence_regions(sass_listing(without_subroutines(
-        sass.run_nvdisasm(cubin, sass.find_nvdisasm(), "-c", "-hex") or ""))["k"])
+    return sass_listing(without_subroutines(sass.run_nvdisasm(cubin, sass.find_nvdisasm(), "-c", "-hex") or ""))["k"]
+
+
+def _sass_regions(src: str) -> int:
+    return convergence_regions(_sass_code(src))
 
 
 def _predicted(src: str, cfg: TimingConfig | None = None) -> dict[int, int]:
@@ -133,8 +137,7 @@ SHADOWS = {(8, 0): True, (9, 0): False, (19, 1): True, (20, 1): False, (17, 3): 
 def test_if_conversion_limits_follow_ptxas(ops, loads):
     """Up to 8 PTX instructions predicated, up to 20 where the shadow loads from global memory."""
     src = _shadow_source(ops, loads)
-    cubin = nvrtc.compile_to_cubin(src, arch="sm_90")
-    code = sass_listing(sass.run_nvdisasm(cubin, sass.find_nvdisasm(), "-c", "-hex") or "")["k"]
+    code = _sass_code(src)
     predicated = not any(re.search(r"@!?P\d BRA", i.text) for i in code)
     assert predicated == SHADOWS[(ops, loads)]
     lk = sg.RawModule(code=src).linked("k")
@@ -152,8 +155,7 @@ def test_a_branch_to_the_end_is_a_predicated_exit_not_a_predicated_shadow():
     src = ('extern "C" __global__ void k(float* a, int n) { int x = blockIdx.x * blockDim.x + threadIdx.x; '
            "int y = blockIdx.y * blockDim.y + threadIdx.y; if (x > y && x < n) { float u = a[(size_t)y * n + x], "
            "v = a[(size_t)x * n + y]; a[(size_t)y * n + x] = v; a[(size_t)x * n + y] = u; } }")
-    cubin = nvrtc.compile_to_cubin(src, arch="sm_90")
-    code = sass_listing(sass.run_nvdisasm(cubin, sass.find_nvdisasm(), "-c", "-hex") or "")["k"]
+    code = _sass_code(src)
     assert any(re.match(r"@P\d EXIT", i.text) for i in code)
     assert not any(re.search(r"@!?P\d BRA", i.text) for i in code)
     lk = sg.RawModule(code=src).linked("k")
