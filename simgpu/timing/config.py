@@ -81,7 +81,25 @@ class TimingConfig:
     lat_mufu_guarded: int = 39
     lat_shfl: int = 24  # latency_shfl_bfly_cycles 24.02
     lat_cvt: int = 17  # ASSUMED: conversions (I2F/F2I) take the MUFU latency (not measured)
-    lat_branch: int = 4  # ASSUMED: a warp's next issue after a branch (not measured)
+    # A warp's next issue after a branch (BRA, CALL). ptxas's control bits: the stall after a BRA that
+    # falls through is 5 cycles (6 at a loop's back edge), and a taken one costs more: the H100's
+    # loops of benchmarks/microbench/branch_regions (2026-12-07, GPU-fde5a1c2) ran 8.2 (straight)
+    # and 9.0 (uniform_if) cycles an iteration past the sum of their SASS's stall counts, one taken
+    # back edge an iteration (6 + 8 = 14). Was 4 for both (ASSUMED) before 2026-12-07. With
+    # lat_predicate_branch and convergence_barrier_cycles below, 262 recorded launches side by side
+    # (2026-12-07, validation/snapshot.py; the calibration suite apart): kernel time mean |error|
+    # 9.91 -> 9.64 %, within 10 % 160 -> 164, median -5.58 -> -5.36 % (barrier_double_buffer -29.9
+    # -> -16.7 %, mandelbrot -9.0 -> -2.7, mma_ldmatrix_gemm -5.4 -> -0.5; smem_double_atomic +11.1
+    # -> +23.7, chunk_sum_f4 -14.0 -> -17.5); three timing-sensitive checks tip over (half_warp_masks
+    # and fp8_quantize_rows L1 hit rate +3.07 / +3.51 pt, merge_path L2 reads +2.17 %), depthwise3x3's
+    # L2 reads come back in (-1.82 %). Without the predicate latency: 9.78 %, 163 within 10 %.
+    lat_branch: int = 5
+    lat_branch_taken: int = 14
+    # A predicate's producer (ISETP / FSETP ...) to the branch it guards: ptxas puts 13 stall cycles
+    # between an ISETP and a dependent @P BRA (branch_regions' SASS, 0x0d0 / 0x100 / 0x550), where
+    # other readers wait the ALU latency. build_static gives this latency to the producers of
+    # predicates a branch reads.
+    lat_predicate_branch: int = 13
     # IEEE-rounded division, square root and reciprocal (ptxas's MUFU + Newton steps + a range check,
     # benchmarks/microbench/sass_ops, H200 2026-12-01: one warp's dependent chain `x = op(x) + c` in
     # the fast path, clock64 per step less the chain's FADD / DADD): div.rn.f32 57.9 - 4,
@@ -650,6 +668,14 @@ class TimingConfig:
     # load, not over a slow path, not to the exit) 10.69 % and 9.78 %; typical23 pair_min_dist
     # 39.4M -> 43.64M warp instructions (H100 43.65M), -37.9 -> -19.2 % in time
     convergence_barrier_slots: bool = True
+    # ... and hold the warp this many cycles more a region (isa.StaticTable.delay, at the region's
+    # entry, where the slots are): ptxas's stall counts after BSSY (3-4) and BSYNC (5), less the two
+    # slots, plus what BSYNC costs past its stall count, measured: benchmarks/microbench/
+    # branch_regions lane_if_all (H100 2026-12-07, no lane splits) ran 25.5 cycles an iteration past
+    # its SASS's stall sum, two BSSY / BSYNC regions and one taken back edge (8.2, the straight
+    # loop's) an iteration: (25.5 - 8.2) / 2 = 8.65, about a taken branch's redirect (8).
+    # 3.5 + 5 - 2 + 8.65 = 15
+    convergence_barrier_cycles: int = 15
     # ... except what the SASS still reads with an instruction of its own: a 64-bit (mostly pointer)
     # parameter an LDC.64 (lat_const), %ctaid an S2R / S2UR, %ntid / %nctaid an LDC / ULDC (lat_int).
     # The recorded SASS of every suite has them (typical matrix_add_2d: 3 LDC.64, S2UR, S2R, LDC,

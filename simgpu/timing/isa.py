@@ -104,6 +104,9 @@ class StaticTable:
     # S2UR) where the source puts it, so that clock64 stamps time the code between them: nothing
     # is scheduled across it (benchmarks/microbench/loads_in_flight's SASS)
     timer: np.ndarray | None = None
+    # int32 per pc: cycles a warp waits after issuing the pc on top of its usual next-issue time, for
+    # the convergence barriers ptxas adds there (scheduled_blocks; config convergence_barrier_cycles)
+    delay: np.ndarray | None = None
 
 
 def _reg_index(lk: LinkedKernel):
@@ -434,11 +437,26 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
         dst[pc, :len(dregs)] = dregs
         src_regs.append(sregs)
         dst_regs.append(dregs)
+    _predicate_branch_latency(lk, kind, lat, src_regs, dst_regs, cfg)
     if cfg.fold_free_ops and cfg.fold_register_moves:
         _fold_moves(lk, get, kind, pipe, lat, ii, sb, src, src_regs, dst_regs)
     readonly = np.array([k == K_GLD and (ins.opcode in ("ldu", "tex", "tld4") or "nc" in ins.mods)
                          for k, ins in zip(kind, lk.instructions)], bool)
-    return StaticTable(kind, pipe, lat, ii, sb, src, dst, n_regs, readonly, slots, timer_reads(lk))
+    return StaticTable(kind, pipe, lat, ii, sb, src, dst, n_regs, readonly, slots, timer_reads(lk),
+                       np.zeros(n, np.int32))
+
+
+def _predicate_branch_latency(lk: LinkedKernel, kind, lat, src_regs, dst_regs, cfg: TimingConfig) -> None:
+    """A fixed-latency op writing a predicate a `bra` reads takes lat_predicate_branch (ptxas's
+    ISETP -> @P BRA distance) in place: the branch cannot issue sooner. Its other readers, if any,
+    wait as long (rare: NVRTC's PTX gives a branch its own setp)."""
+    guards = {src_regs[pc][-1] for pc, ins in enumerate(lk.instructions)
+              if ins.opcode == "bra" and ins.guard is not None and src_regs[pc]}
+    if not guards:
+        return
+    for pc, regs in enumerate(dst_regs):
+        if kind[pc] == K_ALU and lat[pc] < cfg.lat_predicate_branch and any(r in guards for r in regs):
+            lat[pc] = cfg.lat_predicate_branch
 
 
 def _fold_moves(lk: LinkedKernel, get, kind, pipe, lat, ii, sb, src, src_regs, dst_regs) -> None:
@@ -464,11 +482,12 @@ def _fold_moves(lk: LinkedKernel, get, kind, pipe, lat, ii, sb, src, src_regs, d
 def clock_steps(lk: LinkedKernel, cfg: TimingConfig | None = None) -> np.ndarray:
     """int64 per pc: the cycles from a lone warp's issue of the instruction to its next issue, by the
     replay's own table: the latency when the next instruction in program order reads its result (a
-    branch's: lat_branch), else its issue slots, 0 for ops ptxas folds away. The functional run
-    advances a warp's %clock / %clock64 / %globaltimer by these, so that a clock64 spin of D
-    cycles spins about D cycles when replayed: counting one a warp instruction (before 2026-12-06)
-    made benchmarks/microbench/l1_pending's spins of 1,600 cycles last 7,600 (4 instructions of 5,
-    5, 5 and 4 cycles an iteration). Stamps of a replayed launch come from TimingResult.clock_reads."""
+    branch's: lat_branch, lat_branch_taken for an unconditional one or a loop's back edge), else
+    its issue slots, 0 for ops ptxas folds away. The functional run advances a warp's %clock /
+    %clock64 / %globaltimer by these, so that a clock64 spin of D cycles spins about D cycles when
+    replayed: counting one a warp instruction (before 2026-12-06) made benchmarks/microbench/
+    l1_pending's spins of 1,600 cycles last 7,600 (4 instructions of 5, 5, 5 and 4 cycles an
+    iteration). Stamps of a replayed launch come from TimingResult.clock_reads."""
     cfg = cfg or TimingConfig()
     st = build_static(lk, cfg)
     n = len(lk.instructions)
@@ -480,6 +499,9 @@ def clock_steps(lk: LinkedKernel, cfg: TimingConfig | None = None) -> np.ndarray
         step = int(st.slots[pc])
         if k == K_BRANCH or k == K_FENCE:
             step = max(step, int(st.lat[pc]))
+            ins = lk.instructions[pc]
+            if k == K_BRANCH and (ins.opcode != "bra" or ins.guard is None or int(lk.target[pc]) <= pc):
+                step = max(step, cfg.lat_branch_taken)  # taken always, or a loop's back edge: mostly
         elif pc + 1 < n:
             dst = st.dst[pc][st.dst[pc] >= 0]
             if len(dst) and np.isin(st.src[pc + 1], dst).any():
@@ -585,6 +607,8 @@ def scheduled_blocks(lk: LinkedKernel, st: StaticTable, cfg: TimingConfig) -> tu
     if cfg.convergence_barrier_slots:
         for pc, n in convergence_barriers(lk, conv).items():
             st.slots[pc] += n
+            if st.delay is not None:
+                st.delay[pc] += n // 2 * cfg.convergence_barrier_cycles
     ends = slow_path_calls(lk) if cfg.schedule_slow_paths_end_blocks else set()
     blocks = basic_blocks(lk, conv, set(), ends)
     return conv, basic_blocks(lk, conv, guarded_shuffle_regions(lk, blocks), ends)

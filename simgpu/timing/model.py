@@ -567,6 +567,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
     stores_on = bool(cfg.store_sequencer and cfg.cta_store_queue_cycles > 0 and len(sr.store_line))
     n_pc = len(st.kind)
     slots = st.slots if st.slots is not None else np.ones(len(st.kind), np.int32)
+    delay = st.delay if st.delay is not None else np.zeros(len(st.kind), np.int32)
 
     def replay_streams(sr, mark_waits: bool) -> _Run:
         """One replay of the streams `sr` (fresh state each time; mark_waits: fill e_waited for the
@@ -604,7 +605,7 @@ def simulate_timing(linked, trace, gpu, *, grid, block, ctas_per_sm: int, regist
              max(cfg.cta_dispatch_ns - cfg.cta_launch_ns, 0.0) * clock_ghz, float(cfg.warp_launch_cycles)),
             bar_lat, cfg.lsu_queue_cycles, cfg.mio_queue_cycles,
             cfg.cta_store_queue_cycles,
-            cfg.lat_branch, cfg.l1_wavefronts_per_cycle, l2_rate, dram_rate, atom_rate,
+            (cfg.lat_branch_taken, pc_of, delay), cfg.l1_wavefronts_per_cycle, l2_rate, dram_rate, atom_rate,
             float(cfg.load_window_cycles),
             np.asarray(cfg.dram_load_util, np.float64), np.asarray(cfg.dram_load_extra_cycles, np.float64),
             np.asarray(cfg.l2_load_util, np.float64), np.asarray(cfg.l2_load_extra_cycles, np.float64),

@@ -152,6 +152,15 @@ def _operands_ready(gs, pc, zs, src, dst, reg_st, n_sb):
 
 
 @njit(cache=True, inline="always")
+def _is_taken(pc, next_pc, pc_of):
+    """Whether a warp's branch at pc went somewhere other than the next instruction, in the kernel's
+    order (pc_of: an unrolled loop's copies are rows of their own past the kernel's, model.py):
+    copy k's back edge into copy k + 1 and a copy's exit to the loop's end fall through, as in
+    ptxas's unrolled loop; only the last copy's back edge is taken."""
+    return next_pc != pc + 1 and pc_of[next_pc] != pc_of[pc] + 1
+
+
+@njit(cache=True, inline="always")
 def _regs_ready(gs, regs, pc, n, reg_st, r, reason, limit):
     """(r, reason) raised by each of the first n registers of regs[pc] (-1 ends the list) still in
     flight, those from `limit` on left out."""
@@ -246,7 +255,7 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
            e_pc, rows, warp_row0,
            warp_off, cta_warp0, cta_nwarps,
            num_sms, sm_order, pref_sm, sm_lat_off, ctas_per_sm, wpc, n_sub, policy, fair_lsu,
-           dispatch, bar_lat, lsu_q, mio_q, st_q, lat_branch,
+           dispatch, bar_lat, lsu_q, mio_q, st_q, branch_costs,
            l1_rate, l2_rate, dram_rate, atom_rate,
            load_win, dram_u, dram_x, l2_u, l2_x,
            e_issue, warp_start, warp_end, warp_sm, cta_start, cta_end, cta_sm, stall, sm_inst,
@@ -776,6 +785,11 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
                 if k == K_BRANCH or k == K_FENCE:  # a branch (lat_branch) or a memory fence (isa.classify)
                     zs[gs, F_READY] = t + lat[pc]
                     zs[gs, F_RREASON] = R_BRANCH if k == K_BRANCH else R_MEMBAR
+                    if k == K_BRANCH and e + 1 < zs[gs, F_END] and _is_taken(pc, e_pc[e + 1], branch_costs[1]):
+                        zs[gs, F_READY] = t + branch_costs[0]  # config lat_branch_taken
+                if branch_costs[2][pc] > 0:  # ptxas's BSSY / BSYNC there (isa.StaticTable.delay)
+                    zs[gs, F_READY] += branch_costs[2][pc]
+                    zs[gs, F_RREASON] = R_BRANCH
                 zs[gs, F_PTR] = e + 1
                 if e + 1 < zs[gs, F_END]:
                     pc1 = e_pc[e + 1]

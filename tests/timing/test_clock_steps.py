@@ -27,14 +27,16 @@ def _kernel():
 
 def test_a_spin_loops_steps_are_its_dependent_latencies():
     """The spin loop `mov %clock64; sub.s64; setp.lt.s64; @p bra`: each instruction feeds the next,
-    so each costs its latency (integer ops lat_int, the branch lat_branch), not one."""
+    so each costs its latency (integer ops lat_int, the setp lat_predicate_branch since a branch
+    reads it, the back edge lat_branch_taken), not one."""
     rep = _kernel()((1,), (32,), (np.int64(0), np.int32(1), sg.zeros(1, np.int64)))
     lk, cfg = rep.linked, TimingConfig()
     steps = clock_steps(lk)
     texts = [ins.text for ins in lk.instructions]
     loop = next(i for i, t in enumerate(texts) if "%clock64" in t and texts[i + 1].startswith("sub.s64"))
     assert [texts[loop + j].split()[0] for j in range(4)] == ["mov.u64", "sub.s64", "setp.lt.s64", "@"]
-    assert list(steps[loop:loop + 4]) == [cfg.lat_int, cfg.lat_int, cfg.lat_int, cfg.lat_branch]
+    assert list(steps[loop:loop + 4]) == [cfg.lat_int, cfg.lat_int, cfg.lat_predicate_branch,
+                                          cfg.lat_branch_taken]
     params = [i for i, t in enumerate(texts) if t.startswith("ld.param")]
     scalars = [i for i in params if ".u64" not in texts[i]]
     pointers = [i for i in params if ".u64" in texts[i]]

@@ -61,4 +61,5 @@ def test_a_dependent_chain_runs_at_the_measured_latency(t, step, field):
     out = sg.zeros(32, dt)
     cycles = [k((1,), (32,), (out, dt(1.7), dt(0.5), np.int32(n))).metrics["sm__cycles_elapsed.max"]
               for n in (32, 64)]
-    assert (cycles[1] - cycles[0]) / (32 * 16) == pytest.approx(getattr(CFG, field) + add, abs=0.5)
+    # the loop's taken back edge (lat_branch_taken, once in 16 steps) adds up to 14 / 16 a step
+    assert (cycles[1] - cycles[0]) / (32 * 16) == pytest.approx(getattr(CFG, field) + add + 0.4, abs=0.5)
