@@ -676,6 +676,15 @@ class TimingConfig:
     # loop's) an iteration: (25.5 - 8.2) / 2 = 8.65, about a taken branch's redirect (8).
     # 3.5 + 5 - 2 + 8.65 = 15
     convergence_barrier_cycles: int = 15
+    # ... and a warp that really splits at a region's branch (its active mask shrinks at the next
+    # entry: timing/prepare.py; convergence.splitting_branches) waits this many cycles more there:
+    # the second path's turn and its meeting at the BSYNC. branch_regions on the H100 (2026-12-07):
+    # lane_if_half (lanes 0-15 take a region, 16-31 jump to its BSYNC) ran 61 cycles an iteration
+    # past its SASS's stall sum, lane_if_all (the same code, no lane splits) 25.5, over the two
+    # regions an iteration: (61 - 25.5) / 2 = 17.75. 262 recorded launches side by side (2026-12-07):
+    # kernel time mean |error| 9.64 -> 9.62 %, median -5.36 -> -5.33 % (switch_interp -37.6 ->
+    # -34.2 %, blelloch_scan +3.8 -> +6.5 %), no issue-3 check moved
+    lat_divergent_split: int = 18
     # ... except what the SASS still reads with an instruction of its own: a 64-bit (mostly pointer)
     # parameter an LDC.64 (lat_const), %ctaid an S2R / S2UR, %ntid / %nctaid an LDC / ULDC (lat_int).
     # The recorded SASS of every suite has them (typical matrix_add_2d: 3 LDC.64, S2UR, S2R, LDC,

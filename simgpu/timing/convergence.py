@@ -220,17 +220,12 @@ def varying_branches(lk: LinkedKernel) -> tuple[_Graph, dict[int, set[int]]]:
             return g, regions
 
 
-def convergence_barriers(lk: LinkedKernel, converted: set[int] = frozenset()) -> dict[int, int]:
-    """Issue slots ptxas's convergence barriers add, by pc: a BSSY where a region lanes may split
-    in begins and a BSYNC where they meet again, for every branch that may split the warp (not
-    if-converted) whose sides meet in code, one pair per meeting point. Both are counted at the
-    region's entry, which every warp that runs the pair passes once: the first such branch, or for
-    a loop entered without one the instruction before its head (where that is not a loop's own
-    back branch). Regions that meet only at the exit get none (typical3 mlp_relu's lane-strided
-    loop to the end of the kernel)."""
+def _barrier_regions(lk: LinkedKernel, converted: set[int]) -> list[tuple[int, int, int]]:
+    """(branch pc, entry pc, meeting block) of every branch that may split the warp (not
+    if-converted) whose sides meet in code (convergence_barriers says where the entry is)."""
     g, regions = varying_branches(lk)
     exits = _exit_blocks(lk, g)
-    entries: dict[int, int] = {}  # meeting block -> entry pc of its region
+    out = []
     for b in regions:
         pc = g.branch[b]
         if pc in converted or g.ipdom[b] < 0 or g.ipdom[b] in exits:
@@ -241,9 +236,32 @@ def convergence_barriers(lk: LinkedKernel, converted: set[int] = frozenset()) ->
             entry = tgt - 1
             if entry < 0 or (int(lk.kinds[entry]) == BRA and int(lk.target[entry]) <= entry):
                 continue
-        join = g.ipdom[b]
+        out.append((pc, entry, g.ipdom[b]))
+    return out
+
+
+def convergence_barriers(lk: LinkedKernel, converted: set[int] = frozenset()) -> dict[int, int]:
+    """Issue slots ptxas's convergence barriers add, by pc: a BSSY where a region lanes may split
+    in begins and a BSYNC where they meet again, for every branch that may split the warp (not
+    if-converted) whose sides meet in code, one pair per meeting point. Both are counted at the
+    region's entry, which every warp that runs the pair passes once: the first such branch, or for
+    a loop entered without one the instruction before its head (where that is not a loop's own
+    back branch). Regions that meet only at the exit get none (typical3 mlp_relu's lane-strided
+    loop to the end of the kernel)."""
+    entries: dict[int, int] = {}  # meeting block -> entry pc of its region
+    for _, entry, join in _barrier_regions(lk, converted):
         entries[join] = min(entries.get(join, entry), entry)
     out: dict[int, int] = {}
     for pc in entries.values():
         out[pc] = out.get(pc, 0) + 2
     return out
+
+
+def splitting_branches(lk: LinkedKernel, converted: set[int] = frozenset()) -> set[int]:
+    """The forward branches that open a convergence-barrier region (convergence_barriers): where
+    the lanes of a warp that go different ways split, to meet again at the region's BSYNC. Whether a
+    warp really split there is the trace's to say (its active mask shrank at the next entry:
+    timing/prepare.py); a split costs time the BSSY / BSYNC alone do not (config
+    lat_divergent_split). A loop's back branch is left out: lanes leaving a loop early wait at
+    its BSYNC, no second path runs."""
+    return {pc for pc, entry, _ in _barrier_regions(lk, converted) if entry == pc}

@@ -9,7 +9,7 @@ operands (first one, or two for `setp p|q` / `shfl d|p`, or a vector) and every 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, replace
 
 import numpy as np
 
@@ -30,7 +30,7 @@ from simgpu.exec.program import (
 from simgpu.frontend.ptx.ast import Addr, Imm, Reg, Special, Sym, Vec
 from simgpu.frontend.ptx.cas_loops import spinning_cas
 from simgpu.timing.config import TimingConfig
-from simgpu.timing.convergence import convergence_barriers, guarded_shuffles
+from simgpu.timing.convergence import convergence_barriers, guarded_shuffles, splitting_branches
 from simgpu.timing.moves import foldable_moves, forwarded_sources
 from simgpu.timing.reg_pressure import PressureTracker, row_registers
 
@@ -107,6 +107,16 @@ class StaticTable:
     # int32 per pc: cycles a warp waits after issuing the pc on top of its usual next-issue time, for
     # the convergence barriers ptxas adds there (scheduled_blocks; config convergence_barrier_cycles)
     delay: np.ndarray | None = None
+    # bool per pc: a forward branch that opens a convergence-barrier region, where a warp whose lanes
+    # go both ways splits (scheduled_blocks; config lat_divergent_split; the trace says whether it did)
+    split: np.ndarray | None = None
+
+    def remapped(self, pc_map: np.ndarray, src: np.ndarray, dst: np.ndarray, n_regs: int) -> StaticTable:
+        """The table with row p taken from row pc_map[p] of this one (unroll.with_copies' copies),
+        every per-pc array remapped, the register tables and count given."""
+        per_pc = {f.name: getattr(self, f.name)[pc_map] for f in fields(self)
+                  if f.name not in ("src", "dst") and isinstance(getattr(self, f.name), np.ndarray)}
+        return replace(self, **per_pc, src=src, dst=dst, n_regs=n_regs)
 
 
 def _reg_index(lk: LinkedKernel):
@@ -443,7 +453,7 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
     readonly = np.array([k == K_GLD and (ins.opcode in ("ldu", "tex", "tld4") or "nc" in ins.mods)
                          for k, ins in zip(kind, lk.instructions)], bool)
     return StaticTable(kind, pipe, lat, ii, sb, src, dst, n_regs, readonly, slots, timer_reads(lk),
-                       np.zeros(n, np.int32))
+                       np.zeros(n, np.int32), np.zeros(n, np.bool_))
 
 
 def _predicate_branch_latency(lk: LinkedKernel, kind, lat, src_regs, dst_regs, cfg: TimingConfig) -> None:
@@ -609,6 +619,8 @@ def scheduled_blocks(lk: LinkedKernel, st: StaticTable, cfg: TimingConfig) -> tu
             st.slots[pc] += n
             if st.delay is not None:
                 st.delay[pc] += n // 2 * cfg.convergence_barrier_cycles
+        if st.split is not None:
+            st.split[sorted(splitting_branches(lk, conv))] = True
     ends = slow_path_calls(lk) if cfg.schedule_slow_paths_end_blocks else set()
     blocks = basic_blocks(lk, conv, set(), ends)
     return conv, basic_blocks(lk, conv, guarded_shuffle_regions(lk, blocks), ends)

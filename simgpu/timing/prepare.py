@@ -91,6 +91,9 @@ class Streams:
     # None where no walk is asked for
     row_flat: np.ndarray = None  # int64
     row_step: np.ndarray = None  # int64
+    # int8 per entry: 1 where the warp split at this branch (StaticTable.split, and its active mask
+    # shrank at its next entry: _split_entries); empty where no warp split anywhere
+    e_split: np.ndarray = None
 
     def per_entry(self, kind: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(latency int32, wavefronts, L2 sectors, DRAM sectors, lanes) per entry (kind: the static
@@ -416,6 +419,23 @@ def _scale_rows(rows, g_row, g_pc, n_g, factor):
         d = g_row[i]
         if rows[d].lanes < 0:
             rows[d].lanes = -1 - rows[d].lanes
+
+
+@njit(cache=True)
+def _split_entries(split_pc, bucket_off, pcs, fidx, active, flat_split):
+    """flat_split[flat index] = 1 for each entry at a split_pc branch whose warp's next entry runs
+    with fewer of the same lanes (its mask a proper, non-empty subset: the warp split there and
+    took one side first). Returns how many."""
+    n = 0
+    for b in range(bucket_off.shape[0] - 1):
+        for i in range(bucket_off[b], bucket_off[b + 1] - 1):
+            if split_pc[pcs[i]]:
+                a = active[fidx[i]]
+                c = active[fidx[i + 1]]
+                if c != 0 and c != a and (c & ~a) == 0:
+                    flat_split[fidx[i]] = 1
+                    n += 1
+    return n
 
 
 @njit(cache=True)
@@ -815,6 +835,9 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     ascending = bool(_ascending(counts, fwarps))
     # each warp's own stream, in issue (step) order, with each entry's flat index
     pcs, fidx, bucket_off = _sort_by_warp(step_pc, counts, fwarps, n_buckets, ascending)
+    # where a warp split at a branch (before the shadows go in: those follow if-converted branches)
+    flat_split = np.zeros(len(fidx) if st.split is not None and st.split.any() else 0, np.int8)
+    n_split = _split_entries(st.split, bucket_off, pcs, fidx, active, flat_split) if len(flat_split) else 0
     if shadows and len(pcs):
         bucket_off, pcs, fidx = _fill_shadows(shadows, n_pc, bucket_off, pcs, fidx)
     # ptxas-like order inside each basic block (full block instances only), and across the
@@ -856,7 +879,12 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
     m, warp_off = _emit(st.kind, K_FREE, W, block_of_pc, unrolled_of_pc, starts, blk_len, blk_period, blk_off,
                         blk_src, blk_pc.astype(pcs.dtype), bucket_off, pcs, fidx)
     _lay_rows(row_pc, pcs, fidx, m, warp_off, rows, dest, warp_row0)
-    del fidx
+    e_split = np.zeros(0, np.int8)
+    if n_split:
+        e_split = np.zeros(m, np.int8)
+        known = fidx[:m] >= 0
+        e_split[known] = flat_split[fidx[:m][known]]
+    del fidx, flat_split
     row_flat = row_step = None
     if timed_l1:  # each row's entry's place in the trace's step order
         named = np.flatnonzero(dest >= 0)
@@ -893,7 +921,7 @@ def build_streams(trace: ExecutionTrace, st: StaticTable, cfg: TimingConfig, n_c
                    g_line_idx, len(lines), np.argsort(g_row, kind="stable"), _row_offsets(u_row, len(rows)), u_line,
                    u_passes * (clock_mhz / 1000.0 / cfg.same_address_atomics_per_ns),
                    _row_offsets(s_row, len(rows)), s_line, s_info, _row_offsets(ld_row, len(rows)), ld_line, ld_info,
-                   row_flat, row_step)
+                   row_flat, row_step, e_split)
 
 
 def _peer_shared_rows(rows, pcs: np.ndarray, row_pc: np.ndarray, peer_pcs, lat_dsmem: int) -> None:

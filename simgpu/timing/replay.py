@@ -787,6 +787,8 @@ def replay(kind, pipe, lat, ii, slots, sb, src, dst, n_regs, n_sb,
                     zs[gs, F_RREASON] = R_BRANCH if k == K_BRANCH else R_MEMBAR
                     if k == K_BRANCH and e + 1 < zs[gs, F_END] and _is_taken(pc, e_pc[e + 1], branch_costs[1]):
                         zs[gs, F_READY] = t + branch_costs[0]  # config lat_branch_taken
+                    if k == K_BRANCH and branch_costs[3].shape[0] > 0 and branch_costs[3][e]:
+                        zs[gs, F_READY] += branch_costs[4]  # the warp split here (config lat_divergent_split)
                 if branch_costs[2][pc] > 0:  # ptxas's BSSY / BSYNC there (isa.StaticTable.delay)
                     zs[gs, F_READY] += branch_costs[2][pc]
                     zs[gs, F_RREASON] = R_BRANCH

@@ -357,8 +357,5 @@ def with_copies(st: StaticTable, loops: list[tuple[int, int, int]],
                     raise ValueError("unrolled copy: more registers than a table row holds")
                 table[pc0 + p] = -1
                 table[pc0 + p, :len(row)] = row
-    ext = StaticTable(st.kind[pc_map], st.pipe[pc_map], st.lat[pc_map], st.ii[pc_map], st.sb[pc_map], src, dst,
-                      st.n_regs + move, None if st.readonly is None else st.readonly[pc_map],
-                      None if st.slots is None else st.slots[pc_map], None if st.timer is None else st.timer[pc_map],
-                      None if st.delay is None else st.delay[pc_map])
+    ext = st.remapped(pc_map, src, dst, st.n_regs + move)
     return ext, pc_map, first

@@ -1,7 +1,8 @@
 """What a branch costs a warp in the replay: lat_branch when it falls through, lat_branch_taken when
 it goes elsewhere (a loop's back edge), lat_predicate_branch from the predicate's producer to the
-branch, and convergence_barrier_cycles once a region (ptxas's BSSY / BSYNC). One warp on a
-dependent chain, so every cycle a branch adds shows in the kernel's duration."""
+branch, convergence_barrier_cycles once a region (ptxas's BSSY / BSYNC), and lat_divergent_split
+each time a warp really splits at a region's branch. One warp on a dependent chain, so every cycle a
+branch adds shows in the kernel's duration."""
 
 from dataclasses import replace
 
@@ -10,7 +11,9 @@ import pytest
 
 import simgpu as sg
 from simgpu.timing.config import TimingConfig, overridden
+from simgpu.timing.convergence import splitting_branches
 from simgpu.timing.isa import K_ALU, build_static, scheduled_blocks
+from simgpu.timing.prepare import _split_entries
 
 # one warp, `n` trips of a loop NVVM marks nounroll (so ptxas, and the model, keep one copy): each
 # trip a dependent FFMA chain, then the counter's setp and the back edge
@@ -31,6 +34,26 @@ extern "C" __global__ void strided(const float* x, float* y, int n)
     for (int c = threadIdx.x; c < n; c += blockDim.x) sm[c & 255] = x[c];
     __syncthreads();
     y[threadIdx.x] = sm[threadIdx.x & 255];
+}
+'''
+# each of `n` trips runs a dependent chain of 12 FFMAs (more than ptxas predicates: config
+# if_convert_max_instructions) behind `if (lane < lim)` (a BSSY / BSYNC region): lim 32 keeps the
+# warp whole, lim 16 splits it every trip; `ifelse` runs the other half through a second chain
+# (FMUL + FMNMX pairs), so both sides run
+LANE_IF = r'''
+#define FMA4(v) v = v * 0.999f + 0.5f; v = v * 0.999f + 0.5f; v = v * 0.999f + 0.5f; v = v * 0.999f + 0.5f;
+#define MAX2(v) v = fmaxf(v * 1.001f, 0.5f); v = fmaxf(v * 1.001f, 0.5f);
+#define MAX4(v) MAX2(v) MAX2(v)
+extern "C" __global__ void lane_if(float* io, int n, int lim, int ifelse)
+{
+    float v = io[threadIdx.x];
+    int lane = threadIdx.x & 31;
+    #pragma unroll 1
+    for (int s = 0; s < n; ++s) {
+        if (lane < lim) { FMA4(v) FMA4(v) FMA4(v) }
+        else if (ifelse) { MAX4(v) MAX4(v) MAX4(v) }
+    }
+    io[threadIdx.x] = v;
 }
 '''
 
@@ -97,3 +120,62 @@ def test_a_convergence_region_holds_the_warp_once():
 
     assert cycles(40) - cycles(15) == 25
     assert cycles(15) - cycles(0) == 15
+
+
+def _lane_if_cycles(n: int, lim: int, ifelse: int = 0, **config) -> int:
+    io = sg.asarray(np.ones(32, np.float32))
+    return _cycles(LANE_IF, "lane_if", (io, np.int32(n), np.int32(lim), np.int32(ifelse)), **config)
+
+
+def test_the_if_opens_a_splitting_branch_the_back_edge_does_not():
+    """The `if (lane < lim)` branch is a splitting branch and flagged in the static table; the
+    loop's back edge is not; nor is the strided loop's back branch (its lanes leave at different
+    trips and wait at the BSYNC; its guard `c < n` before the loop is a forward one and splits)."""
+    lk = sg.RawModule(code=LANE_IF).linked("lane_if")
+    cfg = TimingConfig()
+    st = build_static(lk, cfg)
+    conv, _ = scheduled_blocks(lk, st, cfg)
+    split = splitting_branches(lk, conv)
+    bras = [pc for pc, ins in enumerate(lk.instructions) if ins.opcode == "bra"]
+    assert split and split <= set(bras)
+    assert all(int(lk.target[pc]) > pc for pc in split)
+    assert sorted(np.flatnonzero(st.split)) == sorted(split)
+    lk2 = sg.RawModule(code=STRIDED).linked("strided")
+    back = [pc for pc, ins in enumerate(lk2.instructions) if ins.opcode == "bra" and int(lk2.target[pc]) <= pc]
+    assert back and not splitting_branches(lk2) & set(back)
+
+
+def _split_growth(n: int, ifelse: int, lo: int, hi: int, lim: int = 16) -> int:
+    return (_lane_if_cycles(n, lim, ifelse, lat_divergent_split=hi)
+            - _lane_if_cycles(n, lim, ifelse, lat_divergent_split=lo))
+
+
+def test_each_real_split_costs_lat_divergent_split():
+    """Half the lanes take the if: the warp splits once a trip, so each trip more moves the
+    duration by exactly a change of lat_divergent_split (the first trip's split overlaps the wait
+    for the chain's load, so trips are compared, not the whole); with every lane taking it, the
+    duration does not move."""
+    assert _split_growth(30, 0, 18, 28) - _split_growth(7, 0, 18, 28) == 10 * (30 - 7)
+    assert _split_growth(30, 0, 18, 28, lim=32) == 0
+
+
+def test_an_if_else_splits_once_a_trip():
+    """Both sides run (the else's chain after the if's), one split a trip: at the if's branch, not
+    at the then side's jump over the else."""
+    assert _split_growth(12, 1, 0, 30) - _split_growth(4, 1, 0, 30) == 30 * (12 - 4)
+
+
+def test_split_entries_reads_the_masks_at_the_next_entry():
+    """A split is a branch whose warp's next entry runs a proper, non-empty subset of its lanes;
+    the same mask (no split), a mask with other lanes (a different path meeting), an empty one, and
+    a warp's last entry are not splits."""
+    split_pc = np.array([False, True, False])
+    # two warps' runs: warp 0 = entries 0..5, warp 1 = 6..7 (pcs, and flat indices into `active`)
+    pcs = np.array([1, 0, 1, 0, 1, 1, 1, 0], np.int32)
+    fidx = np.arange(8, dtype=np.int32)
+    full, low, high = 0xFFFFFFFF, 0x0000FFFF, 0xFFFF0000
+    active = np.array([full, low, low, low | (1 << 20), high, 0, full, full], np.uint32)
+    bucket_off = np.array([0, 6, 8], np.int64)
+    out = np.zeros(8, np.int8)
+    assert _split_entries(split_pc, bucket_off, pcs, fidx, active, out) == 1
+    assert out.tolist() == [1, 0, 0, 0, 0, 0, 0, 0]

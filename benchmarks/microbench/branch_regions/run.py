@@ -18,7 +18,8 @@ from side_by_side import cycles_table, gpu_cycles_per_step, sim_cycles_per_step 
 SRC = (HERE / "kernels.cu").read_text()
 STEPS = 256
 KERNELS = {"straight": None, "uniform_if": None, "lane_if_all": None, "lane_if_half": None,
-           "lane_ifelse_half": None}
+           "lane_ifelse_half": None, "straight_r1": None, "lane_if_all_r1": None, "lane_if_half_r1": None,
+           "lane_ifelse_half_r1": None, "mulmax_r1": None}
 SHAPES = {"1warp": (1, 32), "4warps": (1, 128)}
 
 
