@@ -92,3 +92,15 @@ def cycles_table(gpu_path: str, sim_path: str) -> None:
     for name, v in g.items():
         sv = s.get(name)
         print(f"| {name} | {v:.1f} | {'-' if sv is None else f'{sv:.1f}'} |")
+
+
+def cycles_per_step_main(src: str, kernels, shapes: dict[str, tuple[int, int]], make_args: Callable,
+                         steps: int, argv: list[str]) -> None:
+    """The three commands of a cycles-a-step script: `gpu OUT.json` (gpu_cycles_per_step),
+    `sim OUT.json` (sim_cycles_per_step), `table GPU.json SIM.json` (cycles_table)."""
+    what, *rest = argv
+    if what == "table":
+        cycles_table(*rest)
+        return
+    run = {"gpu": gpu_cycles_per_step, "sim": sim_cycles_per_step}[what]
+    Path(rest[0]).write_text(json.dumps(run(src, kernels, shapes, make_args, steps), indent=1))

@@ -98,8 +98,18 @@ class TimingConfig:
     # A predicate's producer (ISETP / FSETP ...) to the branch it guards: ptxas puts 13 stall cycles
     # between an ISETP and a dependent @P BRA (branch_regions' SASS, 0x0d0 / 0x100 / 0x550), where
     # other readers wait the ALU latency. build_static gives this latency to the producers of
-    # predicates a branch reads.
+    # predicates a branch reads, but not to a compare of loop-invariant values, which ptxas hoists
+    # out of its loop (isa._predicate_branch_latency).
     lat_predicate_branch: int = 13
+    # A result read by another unit than the one that made it: FMA pipe (FFMA / FADD / FMUL / IMAD)
+    # -> ALU (FMNMX / FSETP / LOP3 / ISETP / SHF / IADD3) or MIO (stores, shuffles, load addresses),
+    # and ALU -> FMA pipe or MIO, wait this many cycles more than within a pipe (isa._cross_pipe_latency,
+    # for FP32 and IMAD producers). ptxas's stall count between a producer and its adjacent reader in
+    # nvcc's SASS of the 22 recorded suites with one (`python validation/sass_pair_stalls.py`): within
+    # a pipe FFMA -> FFMA 4 (561 pairs), IMAD -> IMAD 4 (179), FMNMX -> FMNMX 4 (89), LOP3 -> LOP3 4
+    # (46); across IMAD -> ISETP 5 (81), IMAD -> LOP3 5 (17), LOP3 -> IMAD 5 (55), FMUL -> FSETP 5
+    # (25), FMNMX -> FADD 5 (7), FADD -> SHFL 5 (82), FMUL -> STG 5 (61), IMAD -> LDG 5 (123) or 6 (122)
+    lat_cross_pipe: int = 1
     # IEEE-rounded division, square root and reciprocal (ptxas's MUFU + Newton steps + a range check,
     # benchmarks/microbench/sass_ops, H200 2026-12-01: one warp's dependent chain `x = op(x) + c` in
     # the fast path, clock64 per step less the chain's FADD / DADD): div.rn.f32 57.9 - 4,
@@ -157,6 +167,13 @@ class TimingConfig:
     ii_fp32: int = 1  # throughput_ffma_per_sm_per_cycle 126.4 -> 32 lanes per SMSP
     ii_int: int = 1  # throughput_iadd_xor_alternating_per_sm_per_cycle 124.5
     ii_imad: int = 2  # throughput_imad_per_sm_per_cycle 64.0 -> 16 lanes per SMSP
+    # the ALU (FMNMX, FSETP, FSEL, LOP3, SHF, ISETP, SEL; isa._on_alu): 16 lanes per SMSP (Hopper's 16
+    # INT32 units a sub-partition), one warp instruction every 2 cycles; benchmarks/microbench/alu_pipe
+    # (not run on a GPU yet). With lat_cross_pipe and the hoisted compares (lat_predicate_branch),
+    # 262 recorded launches side by side (2026-12-07): kernel time mean |error| 9.62 -> 9.32 %, within
+    # 20 % 229 -> 233, median -5.33 -> -5.18 % (topk8_rows -42.3 -> -11.5 %, bit_transpose32 -21.8 ->
+    # -1.8 %, depthwise3x3 -9.8 -> -3.3 %; chunk_meanvar +0.1 -> +5.4 %); those two alone 9.61 %
+    ii_alu: int = 2
     ii_fp64: int = 2  # throughput_dfma_per_sm_per_cycle 63.7
     ii_mufu: int = 8  # throughput_mufu_ex2_per_sm_per_cycle 16.0 -> 4 lanes per SMSP
     ii_cvt: int = 8  # CUDA Programming Guide, cc 9.0: 16 type conversions per SM per cycle

@@ -418,6 +418,8 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
             i *= cfg.ii_mio
         if pc in reciprocals:
             l += cfg.lat_idiv32_reciprocal
+        if k == K_ALU and cfg.ii_alu and _on_alu(ins, p):  # the ALU's 16 lanes a sub-partition
+            p, i = P_INT, cfg.ii_alu
         kind[pc], pipe[pc], lat[pc], ii[pc], sb[pc] = k, p, l, i, s
         slots[pc] = sass_slots(ins, cfg, pc in reciprocals)
         nd = _num_dst(ins)
@@ -447,6 +449,7 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
         dst[pc, :len(dregs)] = dregs
         src_regs.append(sregs)
         dst_regs.append(dregs)
+    _cross_pipe_latency(lk, kind, pipe, lat, cfg)
     _predicate_branch_latency(lk, kind, lat, src_regs, dst_regs, cfg)
     if cfg.fold_free_ops and cfg.fold_register_moves:
         _fold_moves(lk, get, kind, pipe, lat, ii, sb, src, src_regs, dst_regs)
@@ -456,16 +459,81 @@ def build_static(lk: LinkedKernel, cfg: TimingConfig) -> StaticTable:
                        np.zeros(n, np.int32), np.zeros(n, np.bool_))
 
 
+# which of an SM sub-partition's units reads or writes an op's registers in SASS (_sass_unit): the
+# FMA pipe (FFMA / FADD / FMUL, IMAD), the ALU (FMNMX / FSETP / FSEL, LOP3 / SHF / ISETP / IADD3 /
+# SEL / LEA), or the MIO (loads, stores, shuffles, atomics: an address or a value they read)
+_FMA_OPS = {"add", "sub", "mul", "fma", "mad"}
+_F32_ALU_OPS = {"min", "max", "setp", "selp", "set", "slct", "fmax", "fmin", "testp", "copysign"}
+_INT_ALU_OPS = {"add", "sub", "and", "or", "xor", "not", "cnot", "shl", "shr", "shf", "lop3", "min", "max",
+                "setp", "selp", "set", "slct", "prmt", "bfe", "bfi"}
+
+
+def _sass_unit(ins, kind: int, pipe: int) -> str:
+    """"fma", "alu", "mio" or "" (another unit, or one ptxas picks either way: moves)."""
+    if pipe == P_LSU or kind == K_SHFL:
+        return "mio"
+    if (pipe == P_IMAD or pipe == P_FP32) and ins.opcode in _FMA_OPS:  # not a div / rem sequence
+        return "fma"
+    if (pipe == P_FP32 and ins.opcode in _F32_ALU_OPS) or (pipe == P_INT and ins.opcode in _INT_ALU_OPS
+                                                           and not _is_int64(ins.mods)):
+        return "alu"
+    return ""
+
+
+def _on_alu(ins, pipe: int) -> bool:
+    """An op only the ALU runs (config ii_alu): FP32 compares, selects, min / max, and the integer
+    logic, shift, compare, select and min / max ops; not integer add / sub / shl, which ptxas puts
+    on the ALU (IADD3, SHF, LEA) or the FMA pipe (VIADD, IMAD.IADD, IMAD.SHL) as each is loaded
+    (the recorded suites' SASS: 2,612 IADD3 against 781 VIADD / IMAD.IADD)."""
+    return _sass_unit(ins, K_ALU, pipe) == "alu" and not (pipe == P_INT and ins.opcode in ("add", "sub", "shl"))
+
+
+def _cross_pipe_latency(lk: LinkedKernel, kind, pipe, lat, cfg: TimingConfig) -> None:
+    """An FMA-pipe op (FP32 arithmetic, IMAD) whose result an ALU op or the MIO reads, and an FP32
+    ALU op (min / max / setp / selp) whose result an FMA-pipe op or the MIO reads, take
+    lat_cross_pipe more, in place: ptxas's stall counts between a producer and its adjacent reader
+    say 4 cycles within a pipe and 5 across (config lat_cross_pipe). Per producer, where any of
+    its register's data readers in the kernel is across (a guard is not a data read). Integer ALU
+    ops keep lat_int (5, measured on a chain that crosses every step)."""
+    if not cfg.lat_cross_pipe:
+        return
+    ins_list = lk.instructions
+    units = [_sass_unit(ins, int(kind[pc]), int(pipe[pc])) for pc, ins in enumerate(ins_list)]
+    readers: dict[str, set[str]] = {}
+    for pc, ins in enumerate(ins_list):
+        if not units[pc]:
+            continue
+        guard = ins.guard.name if ins.guard is not None else None
+        for r in _defs_uses(ins)[1]:
+            if r != guard:
+                readers.setdefault(r, set()).add(units[pc])
+    across = {"fma": {"alu", "mio"}, "alu": {"fma", "mio"}}
+    for pc, ins in enumerate(ins_list):
+        if kind[pc] != K_ALU or not (units[pc] == "fma" or (units[pc] == "alu" and "f32" in ins.mods)):
+            continue
+        if any(readers.get(d, set()) & across[units[pc]] for d in _defs_uses(ins)[0]):
+            lat[pc] += cfg.lat_cross_pipe
+
+
 def _predicate_branch_latency(lk: LinkedKernel, kind, lat, src_regs, dst_regs, cfg: TimingConfig) -> None:
     """A fixed-latency op writing a predicate a `bra` reads takes lat_predicate_branch (ptxas's
     ISETP -> @P BRA distance) in place: the branch cannot issue sooner. Its other readers, if any,
-    wait as long (rare: NVRTC's PTX gives a branch its own setp)."""
+    wait as long (rare: NVRTC's PTX gives a branch its own setp). Not where the op's sources are
+    all loop-invariant in its innermost loop: ptxas hoists such a compare to before the loop
+    (benchmarks/microbench/branch_regions: uniform_if's four ISETPs at the loop's top, the lane
+    kernels' one before it), so the branch finds its predicate long ready."""
     guards = {src_regs[pc][-1] for pc, ins in enumerate(lk.instructions)
               if ins.opcode == "bra" and ins.guard is not None and src_regs[pc]}
     if not guards:
         return
+    loops = [(int(lk.target[pc]), pc) for pc, ins in enumerate(lk.instructions)
+             if ins.opcode == "bra" and 0 <= int(lk.target[pc]) <= pc]
     for pc, regs in enumerate(dst_regs):
         if kind[pc] == K_ALU and lat[pc] < cfg.lat_predicate_branch and any(r in guards for r in regs):
+            inner = min(((b - a, a, b) for a, b in loops if a <= pc <= b), default=None)
+            if inner is not None and not any(r in src_regs[pc] for q in range(inner[1], inner[2] + 1)
+                                             for r in dst_regs[q]):
+                continue  # loop-invariant: hoisted
             lat[pc] = cfg.lat_predicate_branch
 
 

@@ -179,3 +179,17 @@ def test_split_entries_reads_the_masks_at_the_next_entry():
     out = np.zeros(8, np.int8)
     assert _split_entries(split_pc, bucket_off, pcs, fidx, active, out) == 1
     assert out.tolist() == [1, 0, 0, 0, 0, 0, 0, 0]
+
+
+def test_a_loop_invariant_compare_is_hoisted():
+    """`lane < lim` does not change in the loop: ptxas computes it before the loop, so its setp keeps
+    the ALU latency; the loop counter's compare, before the back edge, waits lat_predicate_branch."""
+    lk = sg.RawModule(code=LANE_IF).linked("lane_if")
+    cfg = TimingConfig()
+    st = build_static(lk, cfg)
+    texts = [ins.text for ins in lk.instructions]
+    lane = [pc for pc, t in enumerate(texts) if t.startswith("setp.ge.s32") or t.startswith("setp.lt.s32 %p3")]
+    counter = [pc for pc, t in enumerate(texts) if t.startswith("setp.lt.s32") and pc > 20]
+    assert lane and counter
+    assert all(st.lat[pc] == cfg.lat_int for pc in lane)
+    assert all(st.lat[pc] == cfg.lat_predicate_branch for pc in counter)

@@ -5,7 +5,6 @@ is (kernel, shape): one warp, and 4 warps of one CTA (one a sub-partition)."""
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
@@ -13,7 +12,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
-from side_by_side import cycles_table, gpu_cycles_per_step, sim_cycles_per_step  # noqa: E402
+from side_by_side import cycles_per_step_main  # noqa: E402
 
 SRC = (HERE / "kernels.cu").read_text()
 STEPS = 256
@@ -29,13 +28,5 @@ def _args(xp, kernel, grid, block):
     return out, (out, io, np.int32(STEPS), np.int32(32))
 
 
-def gpu(path: str) -> None:
-    Path(path).write_text(json.dumps(gpu_cycles_per_step(SRC, KERNELS, SHAPES, _args, STEPS), indent=1))
-
-
-def sim(path: str) -> None:
-    Path(path).write_text(json.dumps(sim_cycles_per_step(SRC, KERNELS, SHAPES, _args, STEPS), indent=1))
-
-
 if __name__ == "__main__":
-    {"gpu": gpu, "sim": sim, "table": cycles_table}[sys.argv[1]](*sys.argv[2:])
+    cycles_per_step_main(SRC, KERNELS, SHAPES, _args, STEPS, sys.argv[1:])
